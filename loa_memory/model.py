@@ -1,0 +1,134 @@
+"""Plain records shared by every layer: categories, entries, findings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+FileKind = Literal["list", "markdown", "dir-list"]
+Status = Literal["active", "superseded", "expired", "archived"]
+
+ARCHIVE_DIR = "archive"
+ARCHIVE_REASONS = ("expired", "superseded", "manual", "ineffective")
+LINK_RELATIONS = ("derived_from", "related_to", "contradicts", "elaborates", "example_of", "supersedes",
+                  "led_to", "thread")
+LOA_CORE_CATEGORIES = ("fact", "decision", "learning", "error", "preference")
+
+
+@dataclass(frozen=True)
+class Category:
+    """A kind of memory and where it lives inside a grimoire.
+
+    ``path`` is a file (``kind="list"``) or a folder of Markdown files (``"markdown"``) or of YAML
+    list files named by date or agent (``"dir-list"``), relative to the grimoire's memory folder.
+    """
+
+    name: str
+    path: str
+    kind: FileKind
+    ttl: str = "permanent"
+    min_confidence: float = 0.0
+    layer: str = "semantic"
+    operator_only: bool = False
+    append_only: bool = False
+
+
+DEFAULT_CATEGORIES: tuple[Category, ...] = (
+    Category("fact", "facts.yaml", "list", "permanent", 0.8, "semantic"),
+    Category("decision", "decisions.yaml", "list", "permanent", 0.9, "semantic"),
+    Category("learning", "learnings.yaml", "list", "90d", 0.7, "semantic"),
+    Category("error", "errors.yaml", "list", "30d", 0.6, "semantic"),
+    Category("preference", "preferences.yaml", "list", "permanent", 0.5, "semantic"),
+    Category("correction", "corrections.yaml", "list", "permanent", 0.7, "cue"),
+    Category("procedure", "procedures", "markdown", "permanent", 0.7, "procedural"),
+    Category("episode", "episodic", "dir-list", "30d", 0.0, "episodic", append_only=True),
+    Category("telos", "telos", "markdown", "permanent", 0.0, "identity", operator_only=True),
+    Category("ledger", "ledgers", "dir-list", "permanent", 0.0, "working", append_only=True),
+    Category("handoff", "handoffs", "dir-list", "permanent", 0.0, "working", append_only=True),
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One memory as read from disk.
+
+    ``data`` holds the fields exactly as the file has them (plain Python types, timestamps as
+    strings). ``path`` is relative to the repository root and ``line`` is where the entry starts.
+    """
+
+    data: Mapping[str, Any]
+    world: str
+    path: str
+    line: int
+    archived: bool = False
+
+    @property
+    def id(self) -> str:
+        return str(self.data.get("id", ""))
+
+    @property
+    def category(self) -> str:
+        return str(self.data.get("category", ""))
+
+    @property
+    def summary(self) -> str:
+        return str(self.data.get("summary") or "")
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+    @property
+    def confidence(self) -> float:
+        value = self.data.get("confidence")
+        return float(value) if isinstance(value, (int, float)) else 0.0
+
+    @property
+    def tags(self) -> list[str]:
+        tags = self.data.get("tags")
+        return [str(t) for t in tags] if isinstance(tags, list) else []
+
+    @property
+    def supersedes(self) -> str | None:
+        value = self.data.get("supersedes")
+        return str(value) if value else None
+
+    @property
+    def superseded_by(self) -> str | None:
+        value = self.data.get("superseded_by")
+        return str(value) if value else None
+
+    @property
+    def aliases(self) -> list[str]:
+        aliases = self.data.get("aliases")
+        return [str(a) for a in aliases] if isinstance(aliases, list) else []
+
+    @property
+    def timestamp(self) -> str:
+        source = self.data.get("source")
+        return str(source.get("timestamp") or "") if isinstance(source, Mapping) else ""
+
+    @property
+    def expires_at(self) -> str | None:
+        value = self.data.get("expires_at")
+        return str(value) if value else None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem found in a file, at a place, by a rule."""
+
+    path: str
+    line: int
+    col: int
+    severity: Severity
+    rule: str
+    message: str
+    entry_id: str | None = None
+    fixable: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: [{self.severity}] {self.message} ({self.rule})"
