@@ -33,6 +33,7 @@ class Category:
     layer: str = "semantic"
     operator_only: bool = False
     append_only: bool = False
+    file_key: Literal["date", "agent"] = "date"
 
 
 DEFAULT_CATEGORIES: tuple[Category, ...] = (
@@ -45,7 +46,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
     Category("procedure", "procedures", "markdown", "permanent", 0.7, "procedural"),
     Category("episode", "episodic", "dir-list", "30d", 0.0, "episodic", append_only=True),
     Category("telos", "telos", "markdown", "permanent", 0.0, "identity", operator_only=True),
-    Category("ledger", "ledgers", "dir-list", "permanent", 0.0, "working", append_only=True),
+    Category("ledger", "ledgers", "dir-list", "permanent", 0.0, "working", append_only=True, file_key="agent"),
     Category("handoff", "handoffs", "dir-list", "permanent", 0.0, "working", append_only=True),
 )
 

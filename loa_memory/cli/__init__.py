@@ -1,0 +1,16 @@
+"""The ``loa-memory`` command line: thin click commands behind one error boundary."""
+
+from __future__ import annotations
+
+import sys
+
+from .app import cli
+from .boundary import run
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    sys.exit(run(cli, argv))
+
+
+__all__ = ["cli", "main"]

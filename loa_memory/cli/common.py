@@ -1,0 +1,49 @@
+"""What every command shares: the global state, the --format option, output."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..render import FORMATS, render
+from ..store.config import Config, find_root, load_config
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class State:
+    """Global options, filled by the group and read by every command."""
+
+    root: Path | None = None
+    fmt: str = "text"
+
+    def find_root(self) -> Path:
+        return find_root(self.root or Path.cwd())
+
+    def config(self) -> Config:
+        return load_config(self.find_root())
+
+
+pass_state = click.make_pass_decorator(State, ensure=True)
+
+
+def format_option(extra: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """``--format``; defaults to the group-level ``--format``."""
+    return click.option("--format", "fmt", type=click.Choice(FORMATS + extra), default=None,
+                        help="Output format (default: the global --format, else text).")
+
+
+def emit(state: State, fmt: str | None, data: Any, text: Callable[[Any], str]) -> None:
+    output = render(data, fmt or state.fmt, text)
+    if output:
+        click.echo(output)
+
+
+def split_csv(values: tuple[str, ...]) -> list[str]:
+    """``--tags a,b --tags c`` → ``[a, b, c]``."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]

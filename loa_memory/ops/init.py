@@ -1,0 +1,57 @@
+"""``init``: a config, the grimoire's folders and files, and the local ``.loa/`` folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..store.config import CONFIG_NAME, LOCAL_DIR, load_config
+from ..store.lock import ensure_local_dir
+
+CONFIG_TEMPLATE = """\
+# loa-memory settings (schema: schemas/config.schema.json; every key is optional)
+memory_schema:
+  version: 1
+  storage_dir: grimoires/loa/memory
+  retrieval:
+    max_per_query: 10
+    min_confidence: 0.5
+    recency_weight: 0.1
+  lifecycle:
+    auto_archive: true
+    check_on_session_start: true
+    warn_before_archive_days: 7
+  governance:
+    operators: []        # author emails allowed to change telos files
+"""
+
+HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {name}`; reviewed like code.\n"
+
+
+def init_repo(root: Path) -> dict[str, Any]:
+    """Create what is missing (never overwrite); returns what was created."""
+    created: list[str] = []
+    config_path = root / CONFIG_NAME
+    if not config_path.exists():
+        config_path.write_text(CONFIG_TEMPLATE, "utf-8")
+        created.append(CONFIG_NAME)
+    config = load_config(root)
+    for world in config.worlds:
+        memdir = root / world.storage_dir
+        for cat in config.categories:
+            target = memdir / cat.path
+            if cat.kind == "list":
+                if not target.exists():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    title = cat.path.removesuffix(".yaml").capitalize()
+                    target.write_text(HEADER.format(title=title, name=cat.name), "utf-8")
+                    created.append(target.relative_to(root).as_posix())
+            elif not target.exists():
+                target.mkdir(parents=True)
+                (target / ".gitkeep").touch()
+                created.append(target.relative_to(root).as_posix() + "/")
+    local = root / LOCAL_DIR
+    if not (local / ".gitignore").exists():
+        ensure_local_dir(local)
+        created.append(f"{LOCAL_DIR}/.gitignore")
+    return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}

@@ -1,0 +1,195 @@
+"""``.loa.config.yaml``: find it, validate its ``memory_schema:`` section, merge it with the defaults."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..errors import ConfigError, NotInitialised
+from ..model import ARCHIVE_DIR, DEFAULT_CATEGORIES, Category
+from . import schema as schema_mod
+from . import yamlio
+
+CONFIG_NAME = ".loa.config.yaml"
+DEFAULT_WORLD = "loa"
+LOCAL_DIR = ".loa"
+
+DEFAULTS: dict[str, Any] = {
+    "version": 1,
+    "enabled": True,
+    "storage_dir": "grimoires/loa/memory",
+    "default_world": DEFAULT_WORLD,
+    "worlds": {},
+    "auto_capture": {"enabled": True, "commits": True, "transcripts": True, "categories": [],
+                     "min_confidence": 0.5, "summariser": None},
+    "retrieval": {"max_per_query": 10, "min_confidence": 0.5, "recency_weight": 0.1, "mode": "hybrid",
+                  "embedder": None, "budget": 1500, "episodic_half_life_days": 14, "profile": "default",
+                  "adaptive": False},
+    "lifecycle": {"auto_archive": True, "archive_dir": ARCHIVE_DIR, "check_on_session_start": True,
+                  "warn_before_archive_days": 7, "superseded_retention_days": 90,
+                  "ineffective_min_applications": 5, "promotion_min_sessions": 3,
+                  "similarity_threshold": 0.75, "session_episodes": 5},
+    "categories": {},
+    "lint": {"rules": {}, "near_duplicate_threshold": 0.92, "max_content_length": 2000,
+             "stale_cue_sessions": 20},
+    "secrets": {"enabled": True, "pii": True, "allowlist": []},
+    "governance": {"operators": [], "require_signed": False},
+}
+
+
+@dataclass(frozen=True)
+class World:
+    """A grimoire: a named memory folder (``grimoires/<world>/memory``) relative to the repository root."""
+
+    name: str
+    storage_dir: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Where the grimoires are and how they behave; passed explicitly, never global."""
+
+    root: Path
+    path: Path | None
+    worlds: tuple[World, ...]
+    default_world: str
+    categories: tuple[Category, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def category(self, name: str) -> Category:
+        for cat in self.categories:
+            if cat.name == name:
+                return cat
+        known = ", ".join(c.name for c in self.categories)
+        raise ConfigError(f"unknown category {name!r}", hint=f"use one of: {known}")
+
+    def world(self, name: str | None = None) -> World:
+        wanted = name or self.default_world
+        for world in self.worlds:
+            if world.name == wanted:
+                return world
+        known = ", ".join(w.name for w in self.worlds)
+        raise ConfigError(f"unknown world {wanted!r}", hint=f"worlds in {CONFIG_NAME}: {known}")
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        value = self.settings.get(name, {})
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def archive_dir(self) -> str:
+        return str(self.section("lifecycle").get("archive_dir", ARCHIVE_DIR))
+
+    @property
+    def local_dir(self) -> Path:
+        return self.root / LOCAL_DIR
+
+    def memory_dir(self, world: str | None = None) -> Path:
+        return self.root / self.world(world).storage_dir
+
+
+def find_root(start: Path) -> Path:
+    """The directory holding ``.loa.config.yaml``, else the git work tree's top, walking up from ``start``."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if (directory / CONFIG_NAME).is_file():
+            return directory
+        if (directory / ".git").exists():
+            return directory
+    raise NotInitialised(f"{start} is not inside a git repository",
+                         hint="run `git init` then `loa-memory init`, or pass --root")
+
+
+def load_config(root: Path, *, require: bool = True) -> Config:
+    """Read and validate ``root/.loa.config.yaml`` (defaults if it is absent and ``require`` is false)."""
+    path = root / CONFIG_NAME
+    raw: dict[str, Any] = {}
+    if path.is_file():
+        raw = _read(path)
+    elif require and not (root / DEFAULTS["storage_dir"]).is_dir():
+        raise NotInitialised(f"no {CONFIG_NAME} and no grimoire in {root}",
+                             hint="run `loa-memory init` to create one")
+    section = raw.get("memory_schema") or {}
+    settings = _merge(copy.deepcopy(DEFAULTS), section)
+    return _build(root, path if path.is_file() else None, settings, section)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    shown = path.name
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", path=shown) from None
+    try:
+        data = yamlio.load_text(text, path=shown)
+    except yamlio.YamlSyntaxError as exc:
+        raise ConfigError(exc.message, path=exc.path, line=exc.line, col=exc.col,
+                          hint=f"fix the YAML syntax of {shown}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError("the config must be a mapping with a `memory_schema:` section", path=shown, line=1)
+    problems = schema_mod.validate(data, schema_mod.load_schema("config"))
+    if problems:
+        first = problems[0]
+        spot = yamlio.locate(yamlio.compose_text(text), first.path) or (0, 0)
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise ConfigError(first.message + more, path=shown, line=spot[0] + 1, col=spot[1] + 1,
+                          hint="see docs/configuration.md for the keys of memory_schema:")
+    return data
+
+
+def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict) and key not in ("worlds", "categories"):
+            _merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def _safe_rel(value: str, what: str, path: Path) -> str:
+    posix = PurePosixPath(value)
+    if posix.is_absolute() or ".." in posix.parts:
+        raise ConfigError(f"{what} {value!r} must be a relative path inside the repository", path=path.name)
+    return posix.as_posix()
+
+
+def _build(root: Path, path: Path | None, settings: dict[str, Any], section: Mapping[str, Any]) -> Config:
+    where = path or root / CONFIG_NAME
+    storage = _safe_rel(settings["storage_dir"], "storage_dir", where)
+    worlds_raw: Mapping[str, Any] = settings.get("worlds") or {}
+    default_world = settings["default_world"]
+    if worlds_raw:
+        worlds = tuple(World(name, _safe_rel((spec or {}).get("storage_dir", f"grimoires/{name}/memory"),
+                                             "storage_dir", where),
+                             (spec or {}).get("description", "")) for name, spec in worlds_raw.items())
+        if "default_world" not in section:
+            default_world = worlds[0].name
+    else:
+        worlds = (World(default_world, storage),)
+    if default_world not in {w.name for w in worlds}:
+        raise ConfigError(f"default_world {default_world!r} is not one of the worlds", path=where.name)
+    dirs = [w.storage_dir for w in worlds]
+    if len(set(dirs)) != len(dirs):
+        raise ConfigError("two worlds share one storage_dir", path=where.name)
+    categories = {c.name: c for c in DEFAULT_CATEGORIES}
+    for name, spec in (settings.get("categories") or {}).items():
+        spec = dict(spec or {})
+        if name in categories:
+            base = categories[name]
+            categories[name] = Category(name, spec.get("path", base.path), spec.get("kind", base.kind),
+                                        spec.get("ttl", base.ttl), spec.get("min_confidence", base.min_confidence),
+                                        spec.get("layer", base.layer), spec.get("operator_only", base.operator_only),
+                                        spec.get("append_only", base.append_only))
+        else:
+            if "path" not in spec:
+                raise ConfigError(f"category {name!r} needs a `path` (e.g. {name}s.yaml)", path=where.name)
+            categories[name] = Category(name, _safe_rel(spec["path"], "path", where), spec.get("kind", "list"),
+                                        spec.get("ttl", "permanent"), spec.get("min_confidence", 0.0),
+                                        spec.get("layer", "semantic"), spec.get("operator_only", False),
+                                        spec.get("append_only", False))
+    return Config(root, path, worlds, default_world, tuple(categories.values()), settings)

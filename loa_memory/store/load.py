@@ -1,0 +1,317 @@
+"""Read every memory file of every world into a ``Grimoire``, fast.
+
+Each YAML list file is cut into items by text; each item is parsed and validated once and cached
+under ``.loa/cache/`` by the hash of its text, so a warm load reads no YAML at all and a changed
+file costs only its changed items. A file that fails to parse becomes a finding and is marked
+broken: nothing will rewrite it.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import marshal
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import NotFound
+from ..model import Category, Entry, Finding, Status
+from . import schema as schema_mod
+from . import yamlio
+from .config import Config
+from .lock import ensure_local_dir
+
+CACHE_VERSION = 3
+_CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
+
+# An item as cached: (hash, first line relative to the file, data or None, problems relative to the item)
+CachedItem = tuple[str, int, Any, list[tuple[int, int, str, str]]]
+
+
+@dataclass(frozen=True)
+class MemoryFile:
+    """A memory file and what its place says about it."""
+
+    path: Path
+    rel: str
+    world: str
+    category: Category
+    archived: bool
+
+
+@dataclass
+class Grimoire:
+    """Every entry of the selected worlds, and every problem met while reading them."""
+
+    config: Config
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
+    files: list[MemoryFile] = field(default_factory=list)
+    broken: set[str] = field(default_factory=set)
+    _by_id: dict[str, Entry] | None = None
+    _replaced: dict[str, Entry] | None = None
+
+    @property
+    def by_id(self) -> dict[str, Entry]:
+        """Entries by id and by alias (a real id wins over an alias; the first of duplicates wins)."""
+        if self._by_id is None:
+            index: dict[str, Entry] = {}
+            for entry in self.entries:
+                for alias in entry.aliases:
+                    index.setdefault(alias, entry)
+            real: dict[str, Entry] = {}
+            for entry in self.entries:
+                real.setdefault(entry.id, entry)
+            index.update(real)
+            self._by_id = index
+        return self._by_id
+
+    def get(self, memory_id: str) -> Entry:
+        """The entry with this id (or alias); ``NotFound`` with a hint otherwise."""
+        entry = self.by_id.get(memory_id.strip())
+        if entry is None:
+            raise NotFound(f"no memory with id {memory_id!r}",
+                           hint="`loa-memory list` shows the ids; ids look like MEM-20260201-001")
+        return entry
+
+    def superseder(self, entry: Entry) -> Entry | None:
+        """The entry that replaced ``entry``, from either side of the link."""
+        if entry.superseded_by and entry.superseded_by in self.by_id:
+            return self.by_id[entry.superseded_by]
+        return self._replaced_by.get(entry.id)
+
+    @property
+    def _replaced_by(self) -> dict[str, Entry]:
+        if self._replaced is None:
+            self._replaced = {e.supersedes: e for e in self.entries if e.supersedes}
+        return self._replaced
+
+    def status(self, entry: Entry, now: datetime | None = None) -> Status:
+        if entry.archived or entry.data.get("archived") is True:
+            return "archived"
+        if entry.superseded_by or entry.id in self._replaced_by:
+            return "superseded"
+        expires = _parse_time(entry.expires_at or "")
+        if expires is not None and expires <= (now or _now()):
+            return "expired"
+        return "active"
+
+    def ids(self) -> set[str]:
+        """Every id and alias in use (including broken files' ids found by text)."""
+        found = set(self.by_id)
+        for rel in self.broken:
+            found.update(_scan_ids(self.config.root / rel))
+        return found
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _parse_time(value: str) -> datetime | None:
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _scan_ids(path: Path) -> set[str]:
+    import re
+
+    try:
+        text = path.read_text("utf-8", errors="replace")
+    except OSError:
+        return set()
+    return set(re.findall(r"MEM-[0-9]{8}-[0-9]{3,}", text))
+
+
+def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
+                      archive: bool = True) -> Iterator[MemoryFile]:
+    """Every memory file of the chosen worlds (all by default), active files before archived ones."""
+    for world in config.worlds:
+        if worlds and world.name not in worlds:
+            continue
+        memdir = config.root / world.storage_dir
+        bases = [(memdir, False)] + ([(memdir / config.archive_dir, True)] if archive else [])
+        for base, archived in bases:
+            for cat in config.categories:
+                target = base / cat.path
+                if cat.kind == "list":
+                    paths = [target] if target.is_file() else []
+                else:
+                    suffix = "*.md" if cat.kind == "markdown" else "*.yaml"
+                    paths = sorted(target.glob(suffix)) if target.is_dir() else []
+                for path in paths:
+                    yield MemoryFile(path, path.relative_to(config.root).as_posix(), world.name, cat, archived)
+
+
+def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_cache: bool = True) -> Grimoire:
+    """Read the chosen worlds' memory files (active and archived)."""
+    grimoire = Grimoire(config)
+    key = schema_mod.schema_key(config.categories)
+    schema = schema_mod.memory_schema_for(config.categories)
+    cache_dir = config.local_dir / "cache" / "load"
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for mf in iter_memory_files(config, worlds):
+            grimoire.files.append(mf)
+            items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None)
+            if broken:
+                grimoire.broken.add(mf.rel)
+            for _hash, line, data, problems in items:
+                for rline, col, rule, message in problems:
+                    grimoire.problems.append(Finding(mf.rel, line + rline + 1, col, "error", rule, message,
+                                                     entry_id=_id_of(data)))
+                if isinstance(data, dict):
+                    grimoire.entries.append(Entry(data, mf.world, mf.rel, line + 1, mf.archived))
+    finally:
+        if enabled:
+            gc.enable()
+    return grimoire
+
+
+def _id_of(data: Any) -> str | None:
+    return str(data["id"]) if isinstance(data, dict) and "id" in data else None
+
+
+def _cache_path(cache_dir: Path, rel: str) -> Path:
+    return cache_dir / (hashlib.blake2b(rel.encode(), digest_size=10).hexdigest() + ".marshal")
+
+
+def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str,
+               cache_dir: Path | None) -> tuple[list[CachedItem], bool]:
+    try:
+        stat = mf.path.stat()
+    except OSError:
+        return [], False
+    cached: dict[str, Any] | None = None
+    cache_file = _cache_path(cache_dir, mf.rel) if cache_dir else None
+    if cache_file is not None and cache_file.exists():
+        try:
+            cached = marshal.loads(cache_file.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            cached = None
+        if not isinstance(cached, dict) or cached.get("tag") != _CACHE_TAG or cached.get("key") != key:
+            cached = None
+    if cached is not None and cached["stat"] == [stat.st_size, stat.st_mtime_ns]:
+        return cached["items"], cached["broken"]
+    try:
+        text = mf.path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [("", 0, None, [(0, 1, "unreadable", f"cannot read the file: {exc}")])], True
+    known = {item[0]: item for item in cached["items"]} if cached else {}
+    items, broken = parse_file_text(text, mf, schema, known)
+    if cache_file is not None:
+        store_cache(cache_file, stat, key, items, broken)
+    return items, broken
+
+
+def store_cache(cache_file: Path, stat: os.stat_result, key: str, items: list[CachedItem], broken: bool) -> None:
+    """Write one file's parsed items to the cache; a failure only costs a re-parse later."""
+    payload = {"tag": _CACHE_TAG, "key": key, "stat": [stat.st_size, stat.st_mtime_ns],
+               "items": items, "broken": broken}
+    try:
+        ensure_local_dir(cache_file.parent.parent.parent)
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        temp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
+        temp.write_bytes(marshal.dumps(payload))
+        os.replace(temp, cache_file)
+    except (OSError, ValueError):
+        pass
+
+
+def item_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any],
+                    known: dict[str, CachedItem] | None = None) -> tuple[list[CachedItem], bool]:
+    """Parse and validate a memory file's text into cached items; the bool says it failed to parse."""
+    known = known or {}
+    if mf.category.kind == "markdown":
+        return [_parse_markdown(text, mf, schema)], False
+    split = yamlio.split_items(text)
+    if split.items is None:
+        return _parse_whole(text, mf, schema)
+    items: list[CachedItem] = []
+    broken = False
+    for item in split.items:
+        digest = item_hash(item.text)
+        hit = known.get(digest)
+        if hit is not None:
+            items.append((digest, item.line, hit[2], hit[3]))
+            continue
+        try:
+            loaded = yamlio.load_text(item.text, path=mf.rel)
+        except yamlio.YamlSyntaxError as exc:
+            broken = True
+            items.append((digest, item.line, None, [((exc.line or 1) - 1, exc.col or 1, "yaml-syntax",
+                                                      exc.message)]))
+            continue
+        if not isinstance(loaded, list) or len(loaded) != 1:
+            return _parse_whole(text, mf, schema)
+        items.append((digest, item.line, loaded[0], _check(loaded[0], item.text, (0,), schema)))
+    return items, broken
+
+
+def _parse_whole(text: str, mf: MemoryFile, schema: dict[str, Any]) -> tuple[list[CachedItem], bool]:
+    try:
+        loaded = yamlio.load_text(text, path=mf.rel)
+    except yamlio.YamlSyntaxError as exc:
+        return [("", 0, None, [((exc.line or 1) - 1, exc.col or 1, "yaml-syntax", exc.message)])], True
+    if loaded is None:
+        return [], False
+    if not isinstance(loaded, list):
+        return [("", 0, None, [(0, 1, "yaml-syntax",
+                                "a memory file must be a YAML list of entries (`- id: ...`)")])], True
+    node = yamlio.compose_text(text)
+    items: list[CachedItem] = []
+    for index, data in enumerate(loaded):
+        spot = yamlio.locate(node, (index,)) or (0, 0)
+        problems = [(line - spot[0], col, rule, msg)
+                    for line, col, rule, msg in _check(data, text, (index,), schema)]
+        items.append(("", spot[0], data, problems))
+    return items, False
+
+
+def _parse_markdown(text: str, mf: MemoryFile, schema: dict[str, Any]) -> CachedItem:
+    digest = item_hash(text)
+    parts = next(yamlio.iter_front_matter(text), None)
+    if parts is None:
+        return (digest, 0, None, [(0, 1, "front-matter",
+                                   "a Markdown memory must open with YAML front matter between `---` lines")])
+    front, body, body_line = parts
+    try:
+        data = yamlio.load_text(front, path=mf.rel, line_offset=1)
+    except yamlio.YamlSyntaxError as exc:
+        return (digest, 0, None, [((exc.line or 1) - 1, exc.col or 1, "yaml-syntax", exc.message)])
+    if not isinstance(data, dict):
+        return (digest, 0, None, [(1, 1, "front-matter", "the front matter must be a mapping of fields")])
+    if "content" not in data and body.strip():
+        data["content"] = body.strip("\n")
+    problems = [(line + 1, col, rule, msg) for line, col, rule, msg in _check(data, front, (), schema)]
+    return (digest, 0, data, problems)
+
+
+def _check(data: Any, text: str, prefix: tuple[str | int, ...],
+           schema: dict[str, Any]) -> list[tuple[int, int, str, str]]:
+    """Schema problems of one entry, located in ``text`` (0-based line relative to the item)."""
+    if not isinstance(data, dict):
+        return [(0, 1, "schema", "an entry must be a mapping of fields (`id: ...`, `category: ...`)")]
+    problems = schema_mod.validate(data, schema)
+    if not problems:
+        return []
+    node = yamlio.compose_text(text)
+    base = yamlio.locate(node, prefix) or (0, 0)
+    located = []
+    for problem in problems:
+        line, col = yamlio.locate(node, prefix + problem.path) or base
+        located.append((line - base[0], col + 1, "schema", problem.message))
+    return located

@@ -1,0 +1,245 @@
+"""YAML at the level of text: split list files into items, load items fast, dump and patch one item.
+
+Reads use PyYAML's C loader with YAML 1.2 core-schema resolvers (``yes`` stays a string, timestamps
+stay strings), no tags beyond the core ones (``!!python/object`` is an error, never executed) and
+duplicate keys rejected. Writes use ruamel.yaml round-trip with one fixed style, applied to one item
+at a time, so every other byte of a file is left as it was.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ..errors import LoaError
+
+_ITEM_START = re.compile(r"^-(?: |$)")
+
+_LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_LOADER_BASE):  # type: ignore[misc]
+    """Safe loader with YAML 1.2 core-schema scalars and duplicate-key detection."""
+
+
+_Loader.yaml_implicit_resolvers = {}
+for _tag, _regexp, _first in (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float",
+     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+0123456789."),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+):
+    _Loader.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
+
+
+def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    return int(text, 0) if text.startswith("0x") else int(text)
+
+
+def _construct_mapping(loader: Any, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    result: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain scalar", key_node.start_mark)
+        if key in result:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        result[key] = loader.construct_object(value_node, deep=True)
+    return result
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
+
+
+class YamlSyntaxError(LoaError):
+    """Text that is not valid (safe) YAML; line and column are 1-based."""
+
+    exit_code = 1
+    code = "yaml-syntax"
+
+
+def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
+    """Parse YAML text safely; errors carry ``path:line:col`` shifted by ``line_offset``."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line + 1 + line_offset) if mark else line_offset + 1
+        col = (mark.column + 1) if mark else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "could not determine a constructor" in problem:
+            problem = "YAML tags such as '!!python/...' are not allowed in memory files"
+        raise YamlSyntaxError(problem, path=path, line=line, col=col,
+                              hint="fix the YAML by hand; loa-memory never rewrites a file it cannot parse") from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(str(exc), path=path, line=line_offset + 1, col=1) from None
+
+
+def compose_text(text: str) -> yaml.Node | None:
+    """The node tree of ``text`` (with marks), for locating fields by path."""
+    return yaml.compose(text, Loader=_Loader)  # noqa: S506
+
+
+def locate(node: yaml.Node | None, path: tuple[str | int, ...]) -> tuple[int, int] | None:
+    """0-based (line, col) of the deepest node of ``path`` that exists in ``node``."""
+    if node is None:
+        return None
+    best = (node.start_mark.line, node.start_mark.column)
+    for step in path:
+        child: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if getattr(key_node, "value", None) == step:
+                    best = (key_node.start_mark.line, key_node.start_mark.column)
+                    child = value_node
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            child = node.value[step]
+            best = (child.start_mark.line, child.start_mark.column)
+        if child is None:
+            break
+        node = child
+    return best
+
+
+@dataclass(frozen=True)
+class Item:
+    """One top-level ``- `` item of a YAML list file: its text and where it starts (0-based line)."""
+
+    text: str
+    line: int
+    start: int  # character offsets of the item's text within the file
+    end: int
+
+
+@dataclass(frozen=True)
+class Split:
+    """A list file cut into items, or ``None`` items when its shape needs a whole-file parse."""
+
+    items: list[Item] | None
+
+
+def split_items(text: str) -> Split:
+    """Cut a block-style YAML list into its top-level items, without parsing.
+
+    An item runs from a ``- `` at column 0 to its last indented line; blank lines and column-0
+    comments after it belong to no item. Files in another shape (flow list, document markers,
+    column-0 content) return ``Split(None)`` and are parsed whole.
+    """
+    items: list[Item] = []
+    offset = 0
+    current: list[int] | None = None  # [start_offset, start_line, end_offset]
+    for number, line in enumerate(text.splitlines(keepends=True)):
+        stripped = line.strip()
+        if _ITEM_START.match(line):
+            if current is not None:
+                items.append(Item(text[current[0]:current[2]], current[1], current[0], current[2]))
+            current = [offset, number, offset + len(line)]
+        elif not stripped or (stripped.startswith("#") and not line[0].isspace()):
+            pass
+        elif line[0] in " \t":
+            if current is None:
+                return Split(None)
+            current[2] = offset + len(line)
+        elif stripped in ("[]", "---") and current is None and not items:
+            pass
+        else:
+            return Split(None)
+        offset += len(line)
+    if current is not None:
+        items.append(Item(text[current[0]:current[2]], current[1], current[0], current[2]))
+    return Split(items)
+
+
+@functools.cache
+def _rt() -> Any:
+    from ruamel.yaml import YAML
+
+    rt = YAML()
+    rt.indent(mapping=2, sequence=2, offset=0)
+    rt.width = 4096
+    rt.preserve_quotes = True
+    return rt
+
+
+FLOW_LISTS = frozenset({"tags", "aliases", "related_memories", "action_types", "artifacts", "files",
+                        "memory_ids", "patterns", "files_modified"})
+
+
+def _to_rt(value: Any, key: str | None = None) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    if isinstance(value, dict):
+        mapping = CommentedMap()
+        for k, v in value.items():
+            mapping[k] = _to_rt(v, str(k))
+        return mapping
+    if isinstance(value, list):
+        seq = CommentedSeq([_to_rt(v) for v in value])
+        if key in FLOW_LISTS and all(isinstance(v, (str, int, float)) for v in value):
+            seq.fa.set_flow_style()
+        return seq
+    if isinstance(value, str) and "\n" in value.strip("\n"):
+        return LiteralScalarString(value)
+    return value
+
+
+def dump_item(data: dict[str, Any]) -> str:
+    """The text of one list item (``- key: ...``) in the house style."""
+    stream = io.StringIO()
+    _rt().dump([_to_rt(data)], stream)
+    return stream.getvalue()
+
+
+def dump_mapping(data: dict[str, Any]) -> str:
+    """A block mapping in the house style (Markdown front matter)."""
+    stream = io.StringIO()
+    _rt().dump(_to_rt(data), stream)
+    return stream.getvalue()
+
+
+def patch_item(item_text: str, updates: dict[str, Any], remove: tuple[str, ...] = ()) -> str:
+    """Set or remove top-level fields of one list item (or a bare mapping), keeping comments and formatting.
+
+    New keys go at the end of the item; changed keys keep their place.
+    """
+    doc = _rt().load(item_text)
+    mapping = doc[0] if isinstance(doc, list) else doc
+    for key in remove:
+        if key in mapping:
+            del mapping[key]
+    for key, value in updates.items():
+        mapping[key] = _to_rt(value, key)
+    stream = io.StringIO()
+    _rt().dump(doc, stream)
+    return stream.getvalue()
+
+
+def iter_front_matter(text: str) -> Iterator[tuple[str, str, int]]:
+    """Yield ``(front_matter, body, body_line)`` of a Markdown file that opens with ``---``."""
+    if not text.startswith("---"):
+        return
+    lines = text.splitlines(keepends=True)
+    if lines[0].strip() != "---":
+        return
+    for number in range(1, len(lines)):
+        if lines[number].strip() in ("---", "..."):
+            yield "".join(lines[1:number]), "".join(lines[number + 1:]), number + 1
+            return
