@@ -72,7 +72,7 @@ def run(command: click.Command, argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    except Exception as exc:  # noqa: BLE001 - the boundary: anything unexpected is a bug, reported briefly
+    except Exception as exc:
         log = _crash_log(exc)
         click.echo(f"error: unexpected {type(exc).__name__}: {exc}\n  this is a bug in loa-memory; "
                    f"details in {log}", err=True)

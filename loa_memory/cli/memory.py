@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..errors import UsageError
-from ..store.load import Grimoire
+
+if TYPE_CHECKING:
+    from ..store.load import Grimoire
 from .common import State, emit, format_option, pass_state, split_csv
 
 

@@ -199,6 +199,7 @@ def stage_new(changes: Changeset, data: dict[str, Any], world: str) -> Written:
     path = target_path(config, cat, world, data)
     rel = path.relative_to(config.root).as_posix()
     if cat.kind == "markdown":
+        data["content"] = str(data["content"]).strip("\n")
         text = markdown_text(data)
         check_secrets(config, text, rel, 1)
         changes.write(path, text)

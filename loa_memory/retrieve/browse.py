@@ -16,7 +16,15 @@ def record(grimoire: Grimoire, entry: Entry) -> dict[str, Any]:
     """The stable JSON shape of one entry: where it is, its status, and its fields as stored."""
     return {"id": entry.id, "category": entry.category, "world": entry.world,
             "status": grimoire.status(entry), "path": entry.path, "line": entry.line,
-            "summary": entry.summary, "entry": dict(entry.data)}
+            "summary": headline(entry), "entry": dict(entry.data)}
+
+
+def headline(entry: Entry) -> str:
+    """The summary, or the content's first line when there is none."""
+    if entry.summary:
+        return entry.summary
+    first = entry.content.strip().split("\n", 1)[0]
+    return first if len(first) <= 100 else first[:97] + "..."
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,11 @@ class MemoryFile:
 
 @dataclass
 class Grimoire:
-    """Every entry of the selected worlds, and every problem met while reading them."""
+    """Every valid entry of the selected worlds, the invalid ones apart, and every problem met."""
 
     config: Config
     entries: list[Entry] = field(default_factory=list)
+    invalid: list[Entry] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
     files: list[MemoryFile] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)
@@ -103,7 +104,7 @@ class Grimoire:
 
     def ids(self) -> set[str]:
         """Every id and alias in use (including broken files' ids found by text)."""
-        found = set(self.by_id)
+        found = set(self.by_id) | {e.id for e in self.invalid}
         for rel in self.broken:
             found.update(_scan_ids(self.config.root / rel))
         return found
@@ -170,7 +171,8 @@ def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_ca
                     grimoire.problems.append(Finding(mf.rel, line + rline + 1, col, "error", rule, message,
                                                      entry_id=_id_of(data)))
                 if isinstance(data, dict):
-                    grimoire.entries.append(Entry(data, mf.world, mf.rel, line + 1, mf.archived))
+                    entry = Entry(data, mf.world, mf.rel, line + 1, mf.archived)
+                    (grimoire.invalid if problems else grimoire.entries).append(entry)
     finally:
         if enabled:
             gc.enable()

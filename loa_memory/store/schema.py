@@ -79,7 +79,12 @@ def validate(instance: Any, schema: dict[str, Any]) -> list[SchemaProblem]:
     problems = []
     for error in validator.iter_errors(instance):
         for leaf in _leaves(error):
-            problems.append(SchemaProblem(tuple(leaf.absolute_path), _describe(leaf)))
+            path = tuple(leaf.absolute_path)
+            if leaf.validator == "additionalProperties":
+                for key in _unknown_keys(leaf):
+                    problems.append(SchemaProblem((*path, key), f"unknown field {key!r} in {_where(path)}"))
+                continue
+            problems.append(SchemaProblem(path, _describe(leaf)))
     seen: set[SchemaProblem] = set()
     unique = [p for p in problems if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
     return sorted(unique, key=lambda p: [str(s) for s in p.path])
@@ -94,12 +99,17 @@ def _leaves(error: Any) -> list[Any]:
     return [error]
 
 
+def _where(path: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in path) or "entry"
+
+
+def _unknown_keys(error: Any) -> list[str]:
+    known = set(error.schema.get("properties", {}))
+    return sorted(str(k) for k in error.instance if k not in known and not str(k).startswith("x-"))
+
+
 def _describe(error: Any) -> str:
-    where = ".".join(str(p) for p in error.absolute_path) or "entry"
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        extra = [e for e in extra if not str(e).startswith("x-")]
-        return f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} in {where}"
+    where = _where(tuple(error.absolute_path))
     if error.validator == "required":
         return f"{where}: {error.message.replace(' is a required property', '')} is required"
     if error.validator == "enum":

@@ -77,7 +77,7 @@ class YamlSyntaxError(LoaError):
 def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
     """Parse YAML text safely; errors carry ``path:line:col`` shifted by ``line_offset``."""
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader subclass
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 + line_offset) if mark else line_offset + 1
@@ -93,7 +93,7 @@ def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
 
 def compose_text(text: str) -> yaml.Node | None:
     """The node tree of ``text`` (with marks), for locating fields by path."""
-    return yaml.compose(text, Loader=_Loader)  # noqa: S506
+    return yaml.compose(text, Loader=_Loader)
 
 
 def locate(node: yaml.Node | None, path: tuple[str | int, ...]) -> tuple[int, int] | None:

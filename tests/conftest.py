@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures import GIT_IDENTITY, Cli, make_repo
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    for key in ("LOA_SESSION_ID", "CLAUDE_SESSION_ID", "LOA_AGENT", "LOA_PHASE"):
+        monkeypatch.delenv(key, raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """An empty git repository."""
+    return make_repo(tmp_path / "repo")
+
+
+@pytest.fixture
+def grimoire(repo: Path) -> Path:
+    """A git repository after `loa-memory init`."""
+    result = Cli(repo)("init")
+    assert result.exit_code == 0, result.output
+    return repo
+
+
+@pytest.fixture
+def loa(grimoire: Path) -> Cli:
+    return Cli(grimoire)
