@@ -6,6 +6,8 @@ prints or exits; the CLI's error boundary maps them to exit codes (``exit_code``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class LoaError(Exception):
     """Root of every error loa-memory raises on purpose."""
@@ -63,9 +65,9 @@ class GrimoireError(LoaError):
     exit_code = 1
     code = "invalid-grimoire"
 
-    def __init__(self, message: str, *, problems: list[LoaError] | None = None, **kw: object) -> None:
+    def __init__(self, message: str, *, problems: Sequence[LoaError] | None = None, **kw: object) -> None:
         super().__init__(message, **kw)  # type: ignore[arg-type]
-        self.problems = problems or []
+        self.problems = list(problems or [])
 
 
 class ValidationError(LoaError):

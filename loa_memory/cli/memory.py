@@ -130,7 +130,7 @@ def _written(action: str, written: Any, extra: dict[str, Any] | None = None) -> 
 @_entry_options
 @format_option()
 @pass_state
-def add(state: State, category: str | None, content: str | None, world: str | None, fmt: str | None,
+def add(state: State, /, category: str | None, content: str | None, world: str | None, fmt: str | None,
         **opts: Any) -> None:
     """Add a memory of CATEGORY with CONTENT ('-' reads it from stdin).
 
@@ -158,7 +158,7 @@ def add(state: State, category: str | None, content: str | None, world: str | No
 @_entry_options
 @format_option()
 @pass_state
-def supersede(state: State, old_id: str, content: str | None, category: str | None, fmt: str | None,
+def supersede(state: State, /, old_id: str, content: str | None, category: str | None, fmt: str | None,
               **opts: Any) -> None:
     """Replace memory OLD_ID with a new entry holding CONTENT; both are linked.
 

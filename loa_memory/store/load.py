@@ -289,7 +289,7 @@ def _parse_markdown(text: str, mf: MemoryFile, schema: dict[str, Any]) -> Cached
     if parts is None:
         return (digest, 0, None, [(0, 1, "front-matter",
                                    "a Markdown memory must open with YAML front matter between `---` lines")])
-    front, body, body_line = parts
+    front, body, _body_line = parts
     try:
         data = yamlio.load_text(front, path=mf.rel, line_offset=1)
     except yamlio.YamlSyntaxError as exc:

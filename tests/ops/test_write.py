@@ -157,6 +157,7 @@ def test_markdown_memories_keep_body_as_content(grimoire: Path) -> None:
     written = add_entry(config, EXAMPLES["procedure"] | {"category": "procedure"}, moment=MOMENT)
     assert written.path == f"{MEMDIR}/procedures/release-a-version.md"
     text = (grimoire / written.path).read_text()
-    assert text.startswith("---\nid: MEM-20261122-001\n") and text.endswith("---\n1. bump version\n2. tag\n3. push the tag\n")
+    assert text.startswith("---\nid: MEM-20261122-001\n")
+    assert text.endswith("---\n1. bump version\n2. tag\n3. push the tag\n")
     loaded = load_grimoire(config)
     assert loaded.get(written.data["id"]).content == "1. bump version\n2. tag\n3. push the tag"
