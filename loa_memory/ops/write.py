@@ -208,7 +208,7 @@ def stage_new(changes: Changeset, data: dict[str, Any], world: str) -> Written:
     if yamlio.load_text(item, path=rel) != [data]:
         raise ValidationError("the entry does not survive a YAML round trip", path=rel,
                               hint="report this as a bug; nothing was written")
-    line = changes.append_text(path, item)
+    line = changes.append_text(path, item, data)
     check_secrets(config, item, rel, line)
     return Written(data, rel, line, world)
 

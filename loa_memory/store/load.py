@@ -21,10 +21,10 @@ from typing import Any
 
 from ..errors import NotFound
 from ..model import Category, Entry, Finding, Status
+from . import atomic, yamlio
 from . import schema as schema_mod
-from . import yamlio
 from .config import Config
-from .lock import ensure_local_dir
+from .lock import ensure_local_dir, locked
 
 CACHE_VERSION = 3
 _CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
@@ -49,13 +49,35 @@ class Grimoire:
     """Every valid entry of the selected worlds, the invalid ones apart, and every problem met."""
 
     config: Config
-    entries: list[Entry] = field(default_factory=list)
-    invalid: list[Entry] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
     files: list[MemoryFile] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)
+    items: dict[str, list[CachedItem]] = field(default_factory=dict)
     _by_id: dict[str, Entry] | None = None
     _replaced: dict[str, Entry] | None = None
+    _entries: tuple[list[Entry], list[Entry]] | None = None
+
+    def _materialise(self) -> tuple[list[Entry], list[Entry]]:
+        if self._entries is None:
+            valid: list[Entry] = []
+            invalid: list[Entry] = []
+            for mf in self.files:
+                for _hash, line, data, problems in self.items.get(mf.rel, ()):
+                    if isinstance(data, dict):
+                        entry = Entry(data, mf.world, mf.rel, line + 1, mf.archived)
+                        (invalid if problems else valid).append(entry)
+            self._entries = (valid, invalid)
+        return self._entries
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The valid entries, in file order (built on first use: writes that only need ids skip it)."""
+        return self._materialise()[0]
+
+    @property
+    def invalid(self) -> list[Entry]:
+        """Entries that parsed but break the schema (their problems are in ``problems``)."""
+        return self._materialise()[1]
 
     @property
     def by_id(self) -> dict[str, Entry]:
@@ -104,7 +126,14 @@ class Grimoire:
 
     def ids(self) -> set[str]:
         """Every id and alias in use (including broken files' ids found by text)."""
-        found = set(self.by_id) | {e.id for e in self.invalid}
+        found: set[str] = set()
+        for items in self.items.values():
+            for _hash, _line, data, _problems in items:
+                if isinstance(data, dict):
+                    found.add(str(data.get("id")))
+                    aliases = data.get("aliases")
+                    if isinstance(aliases, list):
+                        found.update(map(str, aliases))
         for rel in self.broken:
             found.update(_scan_ids(self.config.root / rel))
         return found
@@ -154,6 +183,9 @@ def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
 
 def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_cache: bool = True) -> Grimoire:
     """Read the chosen worlds' memory files (active and archived)."""
+    if (config.local_dir / atomic.JOURNAL).exists():
+        with locked(config.local_dir):
+            atomic.recover(config.local_dir)
     grimoire = Grimoire(config)
     key = schema_mod.schema_key(config.categories)
     schema = schema_mod.memory_schema_for(config.categories)
@@ -164,15 +196,15 @@ def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_ca
         for mf in iter_memory_files(config, worlds):
             grimoire.files.append(mf)
             items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None)
+            grimoire.items[mf.rel] = items
             if broken:
                 grimoire.broken.add(mf.rel)
             for _hash, line, data, problems in items:
+                if not problems:
+                    continue
                 for rline, col, rule, message in problems:
                     grimoire.problems.append(Finding(mf.rel, line + rline + 1, col, "error", rule, message,
                                                      entry_id=_id_of(data)))
-                if isinstance(data, dict):
-                    entry = Entry(data, mf.world, mf.rel, line + 1, mf.archived)
-                    (grimoire.invalid if problems else grimoire.entries).append(entry)
     finally:
         if enabled:
             gc.enable()
@@ -317,3 +349,27 @@ def _check(data: Any, text: str, prefix: tuple[str | int, ...],
         line, col = yamlio.locate(node, prefix + problem.path) or base
         located.append((line - base[0], col + 1, "schema", problem.message))
     return located
+
+
+def refresh_cache(config: Config, mf: MemoryFile, text: str, known: list[CachedItem],
+                  appended: list[tuple[str, Any]] | None = None) -> None:
+    """Bring one file's cache up to date after loa-memory wrote ``text`` to it.
+
+    When the write only appended items whose data is known, no parsing is needed at all.
+    """
+    key = schema_mod.schema_key(config.categories)
+    try:
+        stat = mf.path.stat()
+    except OSError:
+        return
+    if appended is not None and mf.category.kind != "markdown":
+        items = list(known)
+        line = text.count("\n") - sum(item_text.count("\n") for item_text, _ in appended)
+        for item_text, data in appended:
+            items.append((item_hash(item_text), line, data, []))
+            line += item_text.count("\n")
+        broken = False
+    else:
+        schema = schema_mod.memory_schema_for(config.categories)
+        items, broken = parse_file_text(text, mf, schema, {item[0]: item for item in known})
+    store_cache(_cache_path(config.local_dir / "cache" / "load", mf.rel), stat, key, items, broken)

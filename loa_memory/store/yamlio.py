@@ -19,8 +19,6 @@ import yaml
 
 from ..errors import LoaError
 
-_ITEM_START = re.compile(r"^-(?: |$)")
-
 _LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -135,6 +133,23 @@ class Split:
     items: list[Item] | None
 
 
+_COLUMN0 = re.compile(r"\n(?=[^\s#])")
+
+
+def _item_end(text: str, start: int, chunk_end: int) -> int:
+    """Where an item's own text ends: before trailing blank lines and column-0 comments."""
+    end = chunk_end
+    first_line_end = text.find("\n", start, chunk_end)
+    while first_line_end != -1 and end > first_line_end + 1:
+        body_end = end - 1 if text[end - 1] == "\n" else end
+        line_start = text.rfind("\n", start, body_end) + 1
+        line = text[line_start:body_end]
+        if line.strip() and not line.startswith("#"):
+            break
+        end = line_start
+    return end
+
+
 def split_items(text: str) -> Split:
     """Cut a block-style YAML list into its top-level items, without parsing.
 
@@ -142,28 +157,30 @@ def split_items(text: str) -> Split:
     comments after it belong to no item. Files in another shape (flow list, document markers,
     column-0 content) return ``Split(None)`` and are parsed whole.
     """
-    items: list[Item] = []
-    offset = 0
-    current: list[int] | None = None  # [start_offset, start_line, end_offset]
-    for number, line in enumerate(text.splitlines(keepends=True)):
-        stripped = line.strip()
-        if _ITEM_START.match(line):
-            if current is not None:
-                items.append(Item(text[current[0]:current[2]], current[1], current[0], current[2]))
-            current = [offset, number, offset + len(line)]
-        elif not stripped or (stripped.startswith("#") and not line[0].isspace()):
-            pass
-        elif line[0] in " \t":
-            if current is None:
-                return Split(None)
-            current[2] = offset + len(line)
-        elif stripped in ("[]", "---") and current is None and not items:
-            pass
-        else:
+    starts: list[int] = []
+    column0 = [0] if text[:1] and not text[:1].isspace() and text[:1] != "#" else []
+    column0 += [match.start() + 1 for match in _COLUMN0.finditer(text)]
+    for position in column0:
+        if text.startswith("- ", position) or text.startswith("-\n", position) or text[position:] == "-":
+            starts.append(position)
+            continue
+        line_end = text.find("\n", position)
+        line = text[position: line_end if line_end != -1 else len(text)].strip()
+        if starts or line not in ("[]", "---"):
             return Split(None)
-        offset += len(line)
-    if current is not None:
-        items.append(Item(text[current[0]:current[2]], current[1], current[0], current[2]))
+    if not starts:
+        return Split([])
+    head = text[: starts[0]]
+    if any(ln[:1].isspace() and ln.strip() for ln in head.splitlines()):
+        return Split(None)
+    items: list[Item] = []
+    line = head.count("\n")
+    bounds = [*starts, len(text)]
+    for index, start in enumerate(starts):
+        chunk_end = bounds[index + 1]
+        end = _item_end(text, start, chunk_end)
+        items.append(Item(text[start:end], line, start, end))
+        line += text.count("\n", start, chunk_end)
     return Split(items)
 
 

@@ -30,7 +30,7 @@ def test_missing_config_and_grimoire_says_run_init(repo: Path) -> None:
 
 @pytest.mark.parametrize(("body", "line", "words"), [
     ("memory_schema:\n  retrieval:\n    max_per_query: 5\n    recency_wieght: 0.2\n", 5, "recency_wieght"),
-    ("memory_schema:\n  lifecycle:\n    warn_before_archive_days: soon\n", 4, "not of type 'integer'"),
+    ("memory_schema:\n  lifecycle:\n    warn_before_archive_days: soon\n", 4, "expected integer"),
     ("memory_schema:\n  categories:\n    decision: {min_confidence: 2}\n", 4, "maximum"),
     ("memory_schema:\n  storage_dir: [a\n", 4, "expected"),
 ])

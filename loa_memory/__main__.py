@@ -1,0 +1,3 @@
+from loa_memory.cli import main
+
+main()
