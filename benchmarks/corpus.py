@@ -7,7 +7,15 @@ from pathlib import Path
 
 from loa_memory.store import yamlio
 
-WORDS = ["database", "migration", "index", "column", "table", "schema", "query", "cache", "latency", "timeout", "retry", "queue", "worker", "deploy", "rollback", "feature", "flag", "config", "secret", "token", "auth", "session", "cookie", "header", "request", "response", "endpoint", "version", "client", "server", "container", "cluster", "node", "replica", "shard", "partition", "backup", "restore", "monitor", "alert", "metric", "log", "trace", "error", "exception", "stack", "failure", "incident", "outage", "review", "test", "fixture", "mock", "integration", "pipeline", "build", "artifact", "release", "branch", "merge", "commit", "rebase", "conflict", "module", "package", "dependency", "upgrade", "pin", "lock", "file", "format", "parser", "encoder", "decoder", "stream", "buffer", "memory"]
+WORDS = tuple("""
+    database migration index column table schema query cache latency timeout retry queue worker
+    deploy rollback feature flag config secret token auth session cookie header request response
+    endpoint version client server container cluster node replica shard partition backup restore
+    monitor alert metric log trace error exception stack failure incident outage review test
+    fixture mock integration pipeline build artifact release branch merge commit rebase conflict
+    module package dependency upgrade pin lock file format parser encoder decoder stream buffer
+    memory
+""".split())
 
 
 def entry(n: int, rng: random.Random, category: str = "fact") -> dict[str, object]:

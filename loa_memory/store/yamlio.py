@@ -165,8 +165,8 @@ def split_items(text: str) -> Split:
             starts.append(position)
             continue
         line_end = text.find("\n", position)
-        line = text[position: line_end if line_end != -1 else len(text)].strip()
-        if starts or line not in ("[]", "---"):
+        content = text[position: line_end if line_end != -1 else len(text)].strip()
+        if starts or content not in ("[]", "---"):
             return Split(None)
     if not starts:
         return Split([])
