@@ -13,7 +13,7 @@ from loa_memory.store import load_config, load_grimoire, yamlio
 from loa_memory.store.schema import is_datetime, load_schema
 from tests.fixtures import MEMDIR, git
 
-COMPAT = Path(__file__).resolve().parents[2].parent / "shared" / "compat" / "loa-memory.schema.json"
+COMPAT = Path(__file__).resolve().parents[1] / "compat" / "loa-memory.schema.json"
 MOMENT = datetime(2026, 11, 22, 10, 30, tzinfo=UTC)
 
 EXAMPLES = {
