@@ -33,7 +33,7 @@ DEFAULTS: dict[str, Any] = {
                   "ineffective_min_applications": 5, "promotion_min_sessions": 3,
                   "similarity_threshold": 0.75, "session_episodes": 5},
     "categories": {},
-    "lint": {"rules": {}, "near_duplicate_threshold": 0.92, "max_content_length": 2000,
+    "lint": {"rules": {}, "near_duplicate_threshold": 0.85, "max_content_length": 2000,
              "stale_cue_sessions": 20},
     "secrets": {"enabled": True, "pii": True, "allowlist": []},
     "governance": {"operators": [], "require_signed": False},

@@ -26,7 +26,7 @@ from . import schema as schema_mod
 from .config import Config
 from .lock import ensure_local_dir, locked
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 _CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
 
 # An item as cached: (hash, first line relative to the file, data or None, problems relative to the item)
@@ -347,8 +347,24 @@ def _check(data: Any, text: str, prefix: tuple[str | int, ...],
     located = []
     for problem in problems:
         line, col = yamlio.locate(node, prefix + problem.path) or base
-        located.append((line - base[0], col + 1, "schema", problem.message))
+        located.append((line - base[0], col + 1, _rule_for(problem), problem.message))
     return located
+
+
+def _rule_for(problem: schema_mod.SchemaProblem) -> str:
+    """The lint rule a schema problem belongs to, where a more specific rule than ``schema`` exists."""
+    head = problem.path[0] if problem.path else None
+    if head == "confidence" and "minimum" in problem.message:
+        return "min-confidence"
+    if head in ("id", "supersedes", "superseded_by") and "does not match" in problem.message:
+        return "id-format"
+    if head == "tags" and "does not match" in problem.message:
+        return "tag-format"
+    if head == "summary" and len(problem.path) == 1 and "expected" not in problem.message:
+        return "summary-length"
+    if head == "content" and len(problem.path) == 1 and "expected" not in problem.message:
+        return "content-length"
+    return "schema"
 
 
 def refresh_cache(config: Config, mf: MemoryFile, text: str, known: list[CachedItem],

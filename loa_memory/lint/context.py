@@ -1,0 +1,117 @@
+"""What a lint rule sees: the loaded grimoire, the config, file texts, and helpers to place findings."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..model import Entry, Finding, Severity
+from ..store import yamlio
+from ..store.config import Config
+from ..store.load import Grimoire
+
+_FIELD_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)([A-Za-z_][\w-]*):")
+
+
+@dataclass
+class LintContext:
+    """Shared, read-only state for one lint run (rules must not write)."""
+
+    config: Config
+    grimoire: Grimoire
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    base_ref: str | None = None
+    _texts: dict[str, list[str]] = field(default_factory=dict)
+
+    def lines(self, rel: str) -> list[str]:
+        """The lines of a memory file (cached for the run)."""
+        if rel not in self._texts:
+            try:
+                self._texts[rel] = (self.config.root / rel).read_text("utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                self._texts[rel] = []
+        return self._texts[rel]
+
+    def entries(self, *, archived: bool | None = None) -> Iterator[Entry]:
+        for entry in self.grimoire.entries:
+            if archived is None or entry.archived == archived:
+                yield entry
+
+    def field_line(self, entry: Entry, key: str) -> tuple[int, int]:
+        """1-based ``(line, col)`` of a top-level field of ``entry`` (the entry's line if absent)."""
+        lines = self.lines(entry.path)
+        start = entry.line - 1
+        if entry.path.endswith(".md"):
+            start = 1
+        for number in range(start, len(lines)):
+            line = lines[number]
+            if number > start and line and not line[0].isspace() and entry.path.endswith(".yaml"):
+                break
+            if entry.path.endswith(".md") and line.strip() == "---":
+                break
+            match = _FIELD_LINE.match(line) if not entry.path.endswith(".md") else \
+                re.match(r"^([A-Za-z_][\w-]*):", line)
+            if match and match.group(1) == key:
+                return number + 1, match.start(1) + 1
+        return entry.line, 1
+
+    def locate(self, entry: Entry, path: tuple[str | int, ...]) -> tuple[int, int]:
+        """1-based ``(line, col)`` of a nested field, by parsing the entry's own text."""
+        if len(path) == 1 and isinstance(path[0], str):
+            return self.field_line(entry, path[0])
+        text, offset, prefix = self._entry_text(entry)
+        try:
+            node = yamlio.compose_text(text)
+        except Exception:  # noqa: BLE001 - a malformed item is reported by the yaml rule; fall back to its line
+            return entry.line, 1
+        spot = yamlio.locate(node, prefix + path)
+        return (spot[0] + offset + 1, spot[1] + 1) if spot else (entry.line, 1)
+
+    def _entry_text(self, entry: Entry) -> tuple[str, int, tuple[str | int, ...]]:
+        lines = self.lines(entry.path)
+        if entry.path.endswith(".md"):
+            end = next((n for n in range(1, len(lines)) if lines[n].strip() == "---"), len(lines))
+            return "\n".join(lines[1:end]) + "\n", 1, ()
+        start = entry.line - 1
+        end = start + 1
+        while end < len(lines) and (not lines[end] or lines[end][0].isspace()):
+            end += 1
+        return "\n".join(lines[start:end]) + "\n", start, (0,)
+
+    def ignored(self, finding: Finding, entry_line: int | None) -> bool:
+        """True when ``# loa: ignore[rule]`` sits on the finding's line or the entry's first line."""
+        lines = self.lines(finding.path)
+        for number in {finding.line, entry_line or finding.line}:
+            if 0 < number <= len(lines) and _ignores(lines[number - 1], finding.rule):
+                return True
+        return False
+
+    def finding(self, entry: Entry, rule: str, severity: Severity, message: str, *,
+                key: str | tuple[str | int, ...] | None = None, fixable: bool = False,
+                extra: dict[str, Any] | None = None) -> Finding:
+        """A finding placed at ``entry`` (or at one of its fields)."""
+        if key is None:
+            line, col = entry.line, 1
+        elif isinstance(key, str):
+            line, col = self.field_line(entry, key)
+        else:
+            line, col = self.locate(entry, key)
+        return Finding(entry.path, line, col, severity, rule, message, entry_id=entry.id or None,
+                       fixable=fixable, extra=extra or {})
+
+
+@functools.cache
+def _ignore_pattern() -> re.Pattern[str]:
+    return re.compile(r"#\s*loa:\s*ignore(?:\[([^\]]*)\])?")
+
+
+def _ignores(line: str, rule: str) -> bool:
+    match = _ignore_pattern().search(line)
+    if match is None:
+        return False
+    listed = match.group(1)
+    return listed is None or rule in {part.strip() for part in listed.split(",")}

@@ -1,0 +1,112 @@
+"""The lint pipeline: load → run the enabled rules → drop ignored findings → apply severities → sort."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ..model import Finding, Severity
+from ..store.config import Config
+from ..store.load import Grimoire, load_grimoire
+from .context import LintContext
+from .rules import RULES_BY_ID
+
+EXTRA_RULES: dict[str, Any] = {}  # rules registered by later layers (governance with --base)
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """What to check: which files (default all), which rules, against which base ref."""
+
+    paths: Sequence[str] = ()
+    rules: Sequence[str] = ()
+    worlds: Sequence[str] = ()
+    base: str | None = None
+    strict: bool = False
+    now: datetime | None = None
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    entries: int = 0
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def exit_code(self, strict: bool = False) -> int:
+        bad = self.count("error") + (self.count("warning") if strict else 0)
+        return 1 if bad else 0
+
+
+def rule_settings(config: Config) -> dict[str, tuple[bool, Severity]]:
+    """Each rule's (enabled, severity) after ``memory_schema.lint.rules``."""
+    settings = {rule_id: (True, module.SEVERITY) for rule_id, module in {**RULES_BY_ID, **EXTRA_RULES}.items()}
+    for rule_id, value in (config.section("lint").get("rules") or {}).items():
+        if rule_id not in settings:
+            known = ", ".join(sorted(settings))
+            raise UsageError(f"unknown lint rule {rule_id!r} in memory_schema.lint.rules",
+                             path=".loa.config.yaml", hint=f"known rules: {known}")
+        enabled, severity = settings[rule_id]
+        if isinstance(value, bool):
+            enabled = value
+        elif value == "off":
+            enabled = False
+        elif isinstance(value, str):
+            severity = value  # type: ignore[assignment]
+        elif isinstance(value, dict):
+            enabled = bool(value.get("enabled", enabled))
+            severity = value.get("severity", severity)
+        settings[rule_id] = (enabled, severity)
+    return settings
+
+
+def _rel_paths(config: Config, paths: Sequence[str]) -> set[str]:
+    rels = set()
+    for raw in paths:
+        path = Path(raw)
+        path = path if path.is_absolute() else (Path.cwd() / path)
+        try:
+            rels.add(path.resolve().relative_to(config.root.resolve()).as_posix())
+        except ValueError:
+            continue
+    return rels
+
+
+def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = None) -> LintResult:
+    """Check the grimoire; findings are values, the exit code is the caller's business."""
+    registry = {**RULES_BY_ID, **EXTRA_RULES}
+    for rule_id in options.rules:
+        if rule_id not in registry:
+            raise UsageError(f"unknown rule {rule_id!r}", hint=f"known rules: {', '.join(sorted(registry))}")
+    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    ctx = LintContext(config, grimoire, base_ref=options.base)
+    if options.now is not None:
+        ctx.now = options.now
+    settings = rule_settings(config)
+    only = _rel_paths(config, options.paths) if options.paths else None
+    entry_lines = {(e.path, e.id): e.line for e in [*grimoire.entries, *grimoire.invalid]}
+    findings: dict[tuple[str, int, int, str, str], Finding] = {}
+    for rule_id, module in registry.items():
+        enabled, severity = settings[rule_id]
+        if not enabled or (options.rules and rule_id not in options.rules):
+            continue
+        if getattr(module, "NEEDS_BASE", False) and not options.base:
+            continue
+        for finding in module.check(ctx):
+            if only is not None and finding.path not in only:
+                continue
+            if ctx.ignored(finding, entry_lines.get((finding.path, finding.entry_id or ""))):
+                continue
+            if finding.severity == module.SEVERITY and severity != module.SEVERITY:
+                finding = Finding(finding.path, finding.line, finding.col, severity, finding.rule, finding.message,
+                                  finding.entry_id, finding.fixable, finding.extra)
+            findings.setdefault((finding.path, finding.line, finding.col, finding.rule, finding.message), finding)
+    ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule))
+    files = [mf for mf in grimoire.files if only is None or mf.rel in only]
+    return LintResult(ordered, len(files), len(grimoire.entries) + len(grimoire.invalid))

@@ -1,0 +1,48 @@
+"""The lint rules, one module each; ``RULES_BY_ID`` is the registry (no package walking)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Protocol
+
+from ...model import Finding, Severity
+from ..context import LintContext
+from . import (
+    archive_fields,
+    content_length,
+    dangling_link,
+    duplicate_id,
+    expired,
+    expiring_soon,
+    id_format,
+    low_effectiveness,
+    min_confidence,
+    near_duplicate,
+    schema,
+    secret,
+    summary_length,
+    supersedes,
+    tag_format,
+    wrong_category,
+    yaml_syntax,
+)
+
+
+class Rule(Protocol):
+    ID: str
+    SEVERITY: Severity
+
+    def check(self, ctx: LintContext) -> Iterator[Finding]: ...
+
+
+_MODULES: tuple[ModuleType, ...] = (
+    yaml_syntax, schema, id_format, duplicate_id, wrong_category, supersedes, dangling_link, min_confidence,
+    expired, expiring_soon, archive_fields, near_duplicate, tag_format, summary_length, content_length, secret,
+    low_effectiveness,
+)
+RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}
+
+
+def is_fixable(rule_id: str) -> bool:
+    return bool(getattr(RULES_BY_ID[rule_id], "FIXABLE", False))

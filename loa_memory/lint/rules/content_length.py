@@ -1,0 +1,34 @@
+"""Content must not be empty, and stays within the category's limit (2,000 characters for Loa's core
+categories, ``lint.max_content_length`` and the schema's 20,000 for the others).
+
+Passing::
+
+    content: Use PostgreSQL for JSONB support.
+
+Failing::
+
+    content: ''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...model import LOA_CORE_CATEGORIES, Finding, Severity
+from ..context import LintContext
+from ._loader import loader_findings
+
+ID = "content-length"
+SEVERITY: Severity = "error"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    yield from loader_findings(ctx, (ID,), SEVERITY)
+    limit = int(ctx.config.section("lint").get("max_content_length", 2000))
+    for entry in ctx.entries():
+        if entry.category in LOA_CORE_CATEGORIES or entry.category in ("procedure", "telos"):
+            continue
+        if len(entry.content) > limit:
+            yield ctx.finding(entry, ID, "warning",
+                              f"content is {len(entry.content)} characters (over lint.max_content_length "
+                              f"{limit}): split it or move the detail into an artifact", key="content")

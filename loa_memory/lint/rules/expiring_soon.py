@@ -1,0 +1,34 @@
+"""Warn ``lifecycle.warn_before_archive_days`` (default 7) before an entry expires, so that someone can
+renew it (supersede it with a fresh ttl) before it is archived.
+
+Passing: ``expires_at`` a month away. Failing (warning): ``expires_at`` in three days.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+from ...model import Finding, Severity
+from ..context import LintContext
+
+ID = "expiring-soon"
+SEVERITY: Severity = "warning"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    days = int(ctx.config.section("lifecycle").get("warn_before_archive_days", 7))
+    if days <= 0:
+        return
+    horizon = ctx.now + timedelta(days=days)
+    for entry in ctx.entries(archived=False):
+        if not entry.expires_at or ctx.grimoire.status(entry, ctx.now) != "active":
+            continue
+        try:
+            expires = datetime.fromisoformat(entry.expires_at)
+        except ValueError:
+            continue
+        if expires.tzinfo and ctx.now < expires <= horizon:
+            left = (expires - ctx.now).days
+            yield ctx.finding(entry, ID, SEVERITY, f"expires in {left} day(s) ({entry.expires_at}); renew it with "
+                              "`loa-memory supersede` if it still holds", key="expires_at")

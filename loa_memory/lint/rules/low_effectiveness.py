@@ -1,0 +1,37 @@
+"""Entries whose effectiveness is low get flagged for review; ineffective ones are queued for archival.
+
+Tiers (``score`` = 100 × successes / applications): high ≥ 80, medium 50-79, low 20-49 (warning: review
+it), ineffective < 20 (warning: ``archive`` retires it once ``lifecycle.ineffective_min_applications``
+applications are recorded).
+
+Passing: ``effectiveness: {applications: 10, successes: 9, score: 90}``.
+Failing (warning): ``effectiveness: {applications: 10, successes: 3, score: 30}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...model import Finding, Severity
+from ..context import LintContext
+
+ID = "low-effectiveness"
+SEVERITY: Severity = "warning"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    minimum = int(ctx.config.section("lifecycle").get("ineffective_min_applications", 5))
+    for entry in ctx.entries(archived=False):
+        eff = entry.data.get("effectiveness")
+        if not isinstance(eff, dict) or ctx.grimoire.status(entry, ctx.now) != "active":
+            continue
+        applications = int(eff.get("applications") or 0)
+        if applications < minimum or not isinstance(eff.get("score"), int):
+            continue
+        score = int(eff["score"])
+        if score < 20:
+            yield ctx.finding(entry, ID, SEVERITY, f"ineffective (score {score} after {applications} "
+                              "applications): `loa-memory archive` will retire it", key="effectiveness")
+        elif score < 50:
+            yield ctx.finding(entry, ID, SEVERITY, f"low effectiveness (score {score} after {applications} "
+                              "applications): review or supersede it", key="effectiveness")

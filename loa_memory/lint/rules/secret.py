@@ -1,0 +1,98 @@
+"""No secret or personal data in memory files: API keys and tokens, private keys, passwords, credentials
+in URLs, JWTs; personal emails, phone numbers, card numbers, IBANs, SSNs, public IP addresses.
+
+Passing: ``content: the deploy key lives in the vault under ci/deploy``.
+
+Failing: ``content: deploy with AKIA…`` (an AWS access key id). The value is never printed: findings show
+it redacted, with a hash to put in ``memory_schema.secrets.allowlist`` for a false positive; an inline
+``# loa: ignore[secret]`` (or ``pragma: allowlist secret``) on the line also accepts it.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Iterator
+from typing import Any
+
+from ...model import Finding, Severity
+from ...store import yamlio
+from ...store.load import item_hash
+from ..context import LintContext
+
+ID = "secret"
+SEVERITY: Severity = "error"
+_CACHE = "secrets.marshal"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    settings = ctx.config.section("secrets")
+    if settings.get("enabled") is False:
+        return
+    from ...secrets import scan_text
+
+    allow = frozenset(settings.get("allowlist") or ())
+    pii = bool(settings.get("pii", True))
+    cache_path = ctx.config.local_dir / "cache" / _CACHE
+    key = f"{pii}-{_scanner_fingerprint()}"
+    cached_files, cached_items = _read_cache(cache_path, key)
+    files: dict[str, Any] = {}
+    items: dict[str, list[Any]] = {}
+    for mf in ctx.grimoire.files:
+        try:
+            stat = mf.path.stat()
+        except OSError:
+            continue
+        signature = [stat.st_size, stat.st_mtime_ns]
+        known = cached_files.get(mf.rel)
+        if known is not None and known[0] == signature:
+            hits = known[1]
+        else:
+            hits = []
+            text = mf.path.read_text("utf-8", errors="replace")
+            split = yamlio.split_items(text) if mf.category.kind != "markdown" else None
+            pieces = [(item.text, item.line) for item in split.items] if split and split.items is not None \
+                else [(text, 0)]
+            for piece, offset in pieces:
+                digest = item_hash(piece)
+                found = cached_items.get(digest)
+                if found is None:
+                    found = [(h.line, h.col, h.description, h.redacted, h.digest) for h in scan_text(piece)]
+                items[digest] = found
+                hits.extend((offset + line, *rest) for line, *rest in found)
+        files[mf.rel] = (signature, hits)
+        for line, col, description, redacted, value_hash in hits:
+            if value_hash not in allow:
+                yield Finding(mf.rel, line, col, SEVERITY, ID,
+                              f"{description} {redacted} (allowlist hash {value_hash[:16]}…)",
+                              extra={"hash": value_hash})
+    if files != cached_files:
+        _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
+
+
+def _scanner_fingerprint() -> str:
+    from pathlib import Path
+
+    from ... import secrets
+
+    folder = Path(secrets.__file__).parent
+    return ",".join(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(folder.glob("*.py")))
+
+
+def _read_cache(path: Any, key: str) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}, {}
+    if not isinstance(data, dict) or data.get("key") != key:
+        return {}, {}
+    return data.get("files", {}), data.get("items", {})
+
+
+def _write_cache(path: Any, key: str, files: dict[str, Any], items: dict[str, list[Any]]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(path.name + ".tmp")
+        temp.write_bytes(marshal.dumps({"key": key, "files": files, "items": items}))
+        temp.replace(path)
+    except OSError:
+        pass
