@@ -38,7 +38,8 @@ _DENY_SEGMENTS = frozenset({
     "keys", "sort", "primary", "foreign", "partition", "cache", "idempotency", "lookup", "map", "object",
     "dedupe", "unique", "ssh", "gpg", "pgp", "encoding", "bytes", "bits", "algorithm", "alg", "usage", "used",
 })
-_SECRET_BASES = ("secret", "token", "apikey", "credential", "credentials", "secrets", "tokens", "auth", "pat")
+_SECRET_BASES = ("secret", "token", "apikey", "credential", "credentials", "secrets", "tokens", "auth", "pat",
+                 "creds")
 _KEY_PREFIXES = ("api", "access", "secret", "private", "auth", "master", "signing", "encryption", "license",
                  "app", "client", "account", "service", "session", "consumer", "webhook", "deploy", "admin",
                  "root", "shared", "storage", "sas", "bearer", "refresh", "personal", "bot", "integration",
@@ -118,7 +119,33 @@ def _assignments(texts: Texts, key_start: int, key_end: int) -> list[tuple[str, 
         got = _value_at(text, sep.end(), limit)
         if got is not None:
             out.append((*got, prose))
+            pair = _re_user_slash_pass().match(text, got[2], limit)
+            if pair is not None:  # "admin / s3cret!" states a user, then its password
+                got2 = _value_at(text, pair.end(), limit)
+                if got2 is not None:
+                    out.append((*got2, True))
+    if not seps or seps[0].start() > key_end + 1:
+        # "password Winter1289!" with no separator at all: only a strong value will do.
+        gap = _re_gap().match(text, key_end, limit)
+        got = _value_at(text, gap.end(), limit) if gap else None
+        if got is not None and _is_strong(got[0]):
+            out.append((*got, True))
     return out
+
+
+@cache
+def _re_user_slash_pass() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*/[ \t]*")
+
+
+@cache
+def _re_gap() -> re.Pattern[str]:
+    return re.compile(r"[ \t]+")
+
+
+def _is_strong(value: str) -> bool:
+    return (len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            and not is_placeholder(value) and not value.isalnum() or looks_random(value, min_len=16))
 
 
 def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
@@ -139,6 +166,8 @@ def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
 
 
 def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
+    if not _may_assign(texts.lower, m.end(), 3) and not texts.text.startswith((" ", "\t"), m.end()):
+        return None
     text = texts.text
     word = m.group(0)
     s, e = m.start(), m.end()
@@ -208,7 +237,7 @@ def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
 
 def _refine_kind(texts: Texts, ks: int, value: str) -> str:
     line = texts.lower[texts.lower.rfind("\n", 0, ks) + 1:ks + 80]
-    if ("aws" in line or "akia" in line) and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
+    if ("aws" in line or "akia" in line or "secretaccesskey" in line.replace("_", "")) and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
         return "aws-secret-access-key"
     if "twilio" in line and re.fullmatch(r"[0-9a-f]{32}", value):
         return "twilio-auth-token"
@@ -217,11 +246,39 @@ def _refine_kind(texts: Texts, ks: int, value: str) -> str:
     return "generic-secret"
 
 
+@cache
+def _re_quick_separator() -> re.Pattern[str]:
+    return re.compile(r"[:=]|->| (?:is|was|are|to|of) ")
+
+
+def _may_assign(low: str, pos: int, min_len: int) -> bool:
+    """Cheap test that a separator follows the key on its line, then a token that could be a value."""
+    seg = low[pos:pos + 120]
+    nl = seg.find("\n")
+    if nl >= 0:
+        seg = seg[:nl]
+    sep = _re_quick_separator().search(seg)
+    if sep is None:
+        return False
+    for tok in seg[sep.end():].split():
+        tok = tok.strip("\"'`,;")
+        if len(tok) >= min_len and not tok.isalpha():
+            return True
+    return False
+
+
 def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
+    if not _may_assign(texts.lower, m.end(), 8):
+        return None
     text = texts.text
     ks, ke = _key_span(text, m.start(), m.end())
     if any(w in texts.lower[ks:ke] for w in _PASSWORD_WORDS[:4]):
         return None  # the password detector owns these names
+    segs = _segments(text[ks:ke])
+    if segs and segs[-1] in ("creds", "credentials", "login", "logins"):
+        for value, vs, ve, quoted, prose in _assignments(texts, ks, ke):
+            if _is_password_value(value, quoted, True) and not value.isalpha():
+                return Found("password", vs, ve)
     strength = _key_strength(texts, ks, ke)
     if strength == 0:
         return None
@@ -233,7 +290,7 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
 
 @cache
 def _re_url_userinfo() -> re.Pattern[str]:
-    return re.compile(r"([^\s:/@\"'<>]{0,128}):([^\s@\"'<>/]{1,256})@(?=[A-Za-z0-9\[])")
+    return re.compile(r"([^\s:/@\"'<>]{0,128}):([^\s\"'<>/]{1,256})@(?=[A-Za-z0-9\[])")
 
 
 def _check_url(m: re.Match[str], texts: Texts) -> Found | None:
@@ -332,7 +389,7 @@ def _check_azure_key(m: re.Match[str], texts: Texts) -> Found | None:
 DETECTORS: tuple[Detector, ...] = (
     Detector("password", "password", r"pass(?:word|wd|phrase|code)?|pwd?", view="lower", check=_check_password,
              priority=12),
-    Detector("generic-secret", "secret assigned to a secret-like name", r"secret|token|key|credential|auth",
+    Detector("generic-secret", "secret assigned to a secret-like name", r"secret|token|key|cred|auth|login",
              view="lower", check=_check_keyword, priority=14),
     Detector("url-credentials", "credentials in a URL", r"://", check=_check_url, priority=8),
     Detector("http-auth", "HTTP Authorization header", r"authorization", view="lower",
@@ -341,9 +398,10 @@ DETECTORS: tuple[Detector, ...] = (
     Detector("http-auth", "credentials on a command line", r"-u|--user", check=_check_curl_user, priority=9),
     Detector("aws-secret-access-key", "AWS secret access key", r"A(?:KIA|SIA)[A-Z0-9]{16}",
              check=_check_aws_pair, priority=6),
-    Detector("azure-secret", "Azure storage account key",
-             r"(?:accountkey|sharedaccesskey)=([a-z0-9+/]{40,}={0,2})", view="lower", check=_check_azure_key,
-             priority=6),
-    Detector("azure-secret", "Azure SAS signature", r"[?&]sig=([a-z0-9%+/]{30,}(?:%3d|=)*)", view="lower",
+    Detector("azure-secret", "Azure storage account key", r"accountkey=([a-z0-9+/]{40,}={0,2})", view="lower",
+             check=_check_azure_key, priority=6),
+    Detector("azure-secret", "Azure shared access key", r"sharedaccesskey=([a-z0-9+/]{40,}={0,2})", view="lower",
+             check=_check_azure_key, priority=6),
+    Detector("azure-secret", "Azure SAS signature", r"sig=([a-z0-9%+/]{30,}(?:%3d|=)*)", view="lower",
              check=_check_azure_key, priority=6),
 )

@@ -113,6 +113,9 @@ def _check_card(m: re.Match[str], texts: Texts) -> Found | None:
         return None
     if seps and not _grouping_ok(raw, next(iter(seps))):
         return None
+    if not seps and len(digits) not in (15, 16) and not _has_context(
+            texts, s, ("card", "cc", "pan", "visa", "mastercard", "amex", "credit", "debit", "payment")):
+        return None  # a bare 13- or 19-digit run is as likely a barcode or an id
     if not (_luhn_ok(digits) and _card_brand_ok(digits)):
         return None
     return Found("credit-card", s, e)
@@ -208,6 +211,8 @@ def _re_phone_tail() -> re.Pattern[str]:
 def _check_phone(m: re.Match[str], texts: Texts) -> Found | None:
     text = texts.text
     s, e = m.start(), m.end()
+    if e - s < 8:
+        return None
     while e > s and not text[e - 1].isdigit():
         e -= 1
     if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:=#$€£"):
@@ -249,7 +254,7 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
 
     text = texts.text
     s, e = m.start(), m.end()
-    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in ".-+/@:=~^<>"):
+    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in ".-+/:=~^<>"):
         return None
     if e < len(text) and (is_word_char(text[e]) or (text[e] in ".-" and text[e + 1:e + 2].isalnum())):
         return None
@@ -260,7 +265,9 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
     if raw in _PUBLIC_RESOLVERS or not ipaddress.IPv4Address(raw).is_global:
         return None
     line_start = text.rfind("\n", 0, s) + 1
-    if _re_version_context().search(text, max(line_start, s - 40), s):
+    v = _re_version_context().search(text, max(line_start, s - 40), s)
+    if v is not None and (v.group(0)[0].isalpha() or v.group(0)[0] in "=<>~!^" or _re_upgrade().search(
+            texts.lower, line_start, s)):
         return None
     return Found("ip-address", s, e)
 
@@ -269,7 +276,12 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
 def _re_version_context() -> re.Pattern[str]:
     return re.compile(r"(?i)(?:\b(?:version|ver|v|release|rel|build|tag|firmware|python|node|chrome|oid|snmp"
                       r"|(?:bump(?:ed)?|upgrade[ds]?|downgrade[ds]?|pinned|pin)(?:\s+(?:from|to|at))?)|==|>=|<=|~=|!=|\^"
-                      r"|\d+(?:\.\d+){1,3}\s*(?:to|->|→|=>))[\s:=\"']*$")
+                      r"|(?<=\d)\s*(?:to|->|→|=>))[\s:=\"']*$")
+
+
+@cache
+def _re_upgrade() -> re.Pattern[str]:
+    return re.compile(r"upgrad|downgrad|bump|version|release|changelog")
 
 
 _PUBLIC_RESOLVERS = frozenset({"8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "9.9.9.9", "149.112.112.112",
@@ -310,13 +322,14 @@ DETECTORS: tuple[Detector, ...] = (
              check=_check_ssn, pii=True, priority=19),
     Detector("us-ssn", "US social security number", r"ssn[ :#=]*[0-9]{9}(?![0-9])", view="lower",
              check=_check_bare_ssn, pii=True, priority=19),
-    Detector("phone", "phone number", r"\+0[0 ().-]{6,22}0?", view="digits", check=_check_phone, pii=True,
+    Detector("phone", "phone number", r"\+0{1,3}(?:[ .-]?\(0{1,4}\))?(?:[ .-]?0{1,6}){1,7}", view="digits", check=_check_phone, pii=True,
              priority=21),
     Detector("phone", "phone number", r"\(0{2,5}\) ?0{3,4}[ .-]?0{3,4}", view="digits", check=_check_phone,
              pii=True, priority=21),
-    Detector("phone", "phone number", r"0{1,5}(?:[ ./-]0{2,8}){1,5}|0{10,11}", view="digits",
+    Detector("phone", "phone number", r"0(?=(?:[ ./-]?0){8})(?:0{0,4}([ ./-])0{2,8}(?:\1?0{2,8}){0,4}|0{9,10})(?![0-9A-Za-z])",
+             view="digits",
              check=_check_phone, pii=True, priority=22),
-    Detector("ip-address", "public IP address", r"0{1,3}\.0{1,3}\.0{1,3}\.0{1,3}", view="digits",
+    Detector("ip-address", "public IP address", r"0(?:0{0,2}\.0{1,3}){3}", view="digits",
              check=_check_ipv4, pii=True, priority=23),
     Detector("ip-address", "public IPv6 address", r"0[0-9a-fA-F]{3}:[0-9a-fA-F:]{2,40}", view="digits",
              check=_check_ipv6, pii=True, priority=23),

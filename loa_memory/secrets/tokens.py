@@ -23,7 +23,7 @@ def _before_re(pattern: str) -> re.Pattern[str]:
     return re.compile(f"(?:{pattern})\\Z")
 
 
-def _extend_left(kind: str, before: str) -> Check:
+def _extend_left(kind: str, before: str, allowed_before: str = "") -> Check:
     """A check for a trigger that starts inside the token: ``before`` must match just before it."""
 
     def check(m: re.Match[str], texts: Texts) -> Found | None:
@@ -33,7 +33,8 @@ def _extend_left(kind: str, before: str) -> Check:
         if b is None:
             return None
         start = m.start() - (len(window) - b.start())
-        if start > 0 and is_word_char(text[start - 1]):
+        if start > 0 and is_word_char(text[start - 1]) and not (
+                allowed_before and text[max(0, start - len(allowed_before)):start] == allowed_before):
             return None
         if is_placeholder(text[start:m.end()]):
             return None
@@ -65,9 +66,10 @@ DETECTORS: tuple[Detector, ...] = (
     _t("discord-webhook", "Discord webhook URL",
        r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{50,}", 23),
     Detector("telegram-bot-token", "Telegram bot token", r":AA[A-Za-z0-9_-]{33}" + _B,
-             check=_extend_left("telegram-bot-token", r"[0-9]{8,10}"), priority=5),
+             check=_extend_left("telegram-bot-token", r"[0-9]{8,10}", "bot"), priority=5),
     # Payments and commerce
-    _t("stripe-key", "Stripe secret key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}" + _W, 8),
+    Detector("stripe-key", "Stripe secret key", r"k_(?:live|test)_[A-Za-z0-9]{16,247}" + _W,
+             check=_extend_left("stripe-key", "[sr]"), show=8, priority=5),
     _t("stripe-key", "Stripe webhook signing secret", r"whsec_[A-Za-z0-9+/=]{32,}" + _W, 6),
     _t("square-token", "Square access token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}" + _B, 7),
     _t("shopify-token", "Shopify access token", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _W, 6),
@@ -75,7 +77,9 @@ DETECTORS: tuple[Detector, ...] = (
     _t("anthropic-key", "Anthropic API key", r"sk-ant-[A-Za-z0-9_-]{24,}" + _B, 7, random=True, priority=4),
     _t("openai-key", "OpenAI API key",
        r"sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}" + _B, 3, random=True),
-    _t("huggingface-token", "Hugging Face token", r"(?:hf|api_org)_[A-Za-z0-9]{30,40}" + _W, 3, random=True),
+    _t("huggingface-token", "Hugging Face token", r"hf_[A-Za-z0-9]{30,40}" + _W, 3, random=True),
+    _t("huggingface-token", "Hugging Face organisation token", r"api_org_[A-Za-z0-9]{30,40}" + _W, 8,
+       random=True),
     _t("replicate-token", "Replicate API token", r"r8_[A-Za-z0-9]{37}" + _W, 3, random=True),
     _t("groq-key", "Groq API key", r"gsk_[A-Za-z0-9]{48,56}" + _W, 4, random=True),
     _t("xai-key", "xAI API key", r"xai-[A-Za-z0-9]{70,90}" + _W, 4, random=True),
@@ -107,8 +111,8 @@ DETECTORS: tuple[Detector, ...] = (
     _t("hashicorp-token", "Terraform Cloud token", r"\.atlasv1\.[A-Za-z0-9_=-]{60,}" + _B, 0),
     _t("databricks-token", "Databricks token", r"dapi[a-f0-9]{32}(?:-\d)?" + _W, 4),
     _t("linear-key", "Linear API key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}" + _W, 8),
-    _t("notion-token", "Notion integration token", r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})" + _W, 4,
-       random=True),
+    _t("notion-token", "Notion integration token", r"secret_[A-Za-z0-9]{43}" + _W, 7, random=True),
+    _t("notion-token", "Notion integration token", r"ntn_[A-Za-z0-9]{40,50}" + _W, 4, random=True),
     _t("postman-key", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _W, 5),
     _t("doppler-token", "Doppler token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}" + _W, 6),
     _t("atlassian-token", "Atlassian API token", r"ATATT3[A-Za-z0-9_=-]{100,}" + _B, 6),

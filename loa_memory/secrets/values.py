@@ -107,8 +107,13 @@ def _re_words() -> re.Pattern[str]:
 
 
 def is_word_like(value: str) -> bool:
-    """True for names made of words: ``db-credentials``, ``prod/app/secret``, ``MySecretName``."""
-    return bool(_re_words().match(value))
+    """True for names made of words: ``db-credentials``, ``prod/app/secret``, ``MySecretName``.
+
+    Random letters (``NcvokHxbyBLXnssv``) are not: their case flips far more often than words'.
+    """
+    if not _re_words().match(value):
+        return False
+    return all(_case_flips(part) <= max(2, len(part) // 5) for part in re.split(r"[-_./: ]", value))
 
 
 def looks_random(value: str, *, min_len: int = 16) -> bool:
