@@ -44,7 +44,8 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
     return out
 
 
-def scan_value(value: object, *, allowlist: Collection[str] = (), include_pii: bool = True) -> list[SecretHit]:
+def scan_value(value: object, *, allowlist: Collection[str] = (),
+                                                               include_pii: bool = True) -> list[SecretHit]:
     """Scan every string in a nested mapping/list; hits carry ``line=0, col=0`` (no file position)."""
     return [replace(h, line=0, col=0)
             for _, h in scan_fields(value, allowlist=allowlist, include_pii=include_pii)]

@@ -27,8 +27,10 @@ from loa_memory.secrets.values import (
 
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _DENY_SEGMENTS = frozenset({
-    "name", "names", "ref", "refs", "path", "file", "files", "dir", "url", "uri", "type", "length", "len", "count",
-    "limit", "limits", "budget", "max", "min", "size", "expiry", "expires", "expiration", "ttl", "header", "param",
+    "name", "names", "ref", "refs", "path", "file", "files", "dir", "url", "uri", "type", "length", "len",
+    "count",
+    "limit", "limits", "budget", "max", "min", "size", "expiry", "expires", "expiration", "ttl", "header",
+    "param",
     "prefix", "field", "env", "var", "store", "manager", "arn", "version", "pattern", "regex", "rotation",
     "provider", "format", "location", "mount", "policy", "scope", "scopes", "endpoint", "usage", "estimate",
     "window", "cost", "hint", "prompt", "reset", "strength", "rule", "rules", "label", "less", "id", "ids",
@@ -36,7 +38,7 @@ _DENY_SEGMENTS = frozenset({
     "required", "enabled", "input", "form", "placeholder", "source", "sources", "backend", "key_ref", "mode",
     "rotated", "rotate", "rotated_at", "created", "updated", "at", "by", "index", "class", "kind", "level",
     "keys", "sort", "primary", "foreign", "partition", "cache", "idempotency", "lookup", "map", "object",
-    "dedupe", "unique", "ssh", "gpg", "pgp", "encoding", "bytes", "bits", "algorithm", "alg", "usage", "used",
+    "dedupe", "unique", "ssh", "gpg", "pgp", "encoding", "bytes", "bits", "algorithm", "alg", "used",
 })
 _SECRET_BASES = ("secret", "token", "apikey", "credential", "credentials", "secrets", "tokens", "auth", "pat",
                  "creds")
@@ -144,8 +146,8 @@ def _re_gap() -> re.Pattern[str]:
 
 
 def _is_strong(value: str) -> bool:
-    return (len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-            and not is_placeholder(value) and not value.isalnum() or looks_random(value, min_len=16))
+    return ((len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            and not is_placeholder(value) and not value.isalnum()) or looks_random(value, min_len=16))
 
 
 def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
@@ -176,8 +178,8 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
         return None
     ks, ke = _key_span(text, s, e)
     segs = _segments(text[ks:ke])
-    if any(seg in _DENY_SEGMENTS or seg in ("pass", "passes", "passed", "passing", "bypass", "passport")
-           and word != "pass" for seg in segs):
+    if any(seg in _DENY_SEGMENTS or (seg in ("pass", "passes", "passed", "passing", "bypass", "passport")
+           and word != "pass") for seg in segs):
         return None
     for value, vs, ve, quoted, prose in _assignments(texts, ks, ke):
         if _is_password_value(value, quoted, prose):
@@ -188,8 +190,8 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
 def _key_strength(texts: Texts, ks: int, ke: int) -> int:
     """2 for a clearly secret name (api_key, client_secret, token), 1 for a bare key, 0 for no secret."""
     segs = _segments(texts.text[ks:ke])
-    if not segs or any(s in _DENY_SEGMENTS for s in segs[-1:]) or any(
-            s in _DENY_SEGMENTS for s in segs if s not in ("key", "id") and s != segs[-1]) and len(segs) > 3:
+    if not segs or any(s in _DENY_SEGMENTS for s in segs[-1:]) or (any(
+            s in _DENY_SEGMENTS for s in segs if s not in ("key", "id") and s != segs[-1]) and len(segs) > 3):
         return 0
     prev = _previous_word(texts, ks)
     joined = "".join(segs)
@@ -237,11 +239,12 @@ def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
 
 def _refine_kind(texts: Texts, ks: int, value: str) -> str:
     line = texts.lower[texts.lower.rfind("\n", 0, ks) + 1:ks + 80]
-    if ("aws" in line or "akia" in line or "secretaccesskey" in line.replace("_", "")) and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
+    is_aws = "aws" in line or "akia" in line or "secretaccesskey" in line.replace("_", "")
+    if is_aws and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
         return "aws-secret-access-key"
     if "twilio" in line and re.fullmatch(r"[0-9a-f]{32}", value):
         return "twilio-auth-token"
-    if "azure" in line or "accountkey" in line or "client_secret" in line and "tenant" in line:
+    if "azure" in line or "accountkey" in line or ("client_secret" in line and "tenant" in line):
         return "azure-secret"
     return "generic-secret"
 
@@ -276,7 +279,7 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
         return None  # the password detector owns these names
     segs = _segments(text[ks:ke])
     if segs and segs[-1] in ("creds", "credentials", "login", "logins"):
-        for value, vs, ve, quoted, prose in _assignments(texts, ks, ke):
+        for value, vs, ve, quoted, _prose in _assignments(texts, ks, ke):
             if _is_password_value(value, quoted, True) and not value.isalpha():
                 return Found("password", vs, ve)
     strength = _key_strength(texts, ks, ke)
@@ -299,8 +302,8 @@ def _check_url(m: re.Match[str], texts: Texts) -> Found | None:
     if u is None:
         return None
     user, password = u.group(1), u.group(2)
-    if (len(password) < 3 or password == user or is_placeholder(password) or password.startswith(("$", "%"))
-            and not password.startswith("%2")):
+    if (len(password) < 3 or password == user or is_placeholder(password) or (password.startswith(("$", "%"))
+            and not password.startswith("%2"))):
         return None
     return Found("url-credentials", u.start(2), u.end(2))
 
@@ -326,7 +329,7 @@ def _auth_found(scheme: str, value: str, start: int, end: int) -> Found | None:
             decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError):
             return Found("http-auth", start, end) if looks_random(value, min_len=12) else None
-        user, _, password = decoded.partition(":")
+        _user, _, password = decoded.partition(":")
         return Found("http-auth", start, end) if password and not is_placeholder(password) else None
     return Found("http-auth", start, end) if looks_random(value, min_len=16) else None
 
@@ -387,7 +390,8 @@ def _check_azure_key(m: re.Match[str], texts: Texts) -> Found | None:
 
 
 DETECTORS: tuple[Detector, ...] = (
-    Detector("password", "password", r"pass(?:word|wd|phrase|code)?|pwd?", view="lower", check=_check_password,
+    Detector("password", "password", r"pass(?:word|wd|phrase|code)?|pwd?", view="lower",
+                                            check=_check_password,
              priority=12),
     Detector("generic-secret", "secret assigned to a secret-like name", r"secret|token|key|cred|auth|login",
              view="lower", check=_check_keyword, priority=14),
@@ -400,7 +404,8 @@ DETECTORS: tuple[Detector, ...] = (
              check=_check_aws_pair, priority=6),
     Detector("azure-secret", "Azure storage account key", r"accountkey=([a-z0-9+/]{40,}={0,2})", view="lower",
              check=_check_azure_key, priority=6),
-    Detector("azure-secret", "Azure shared access key", r"sharedaccesskey=([a-z0-9+/]{40,}={0,2})", view="lower",
+    Detector("azure-secret", "Azure shared access key", r"sharedaccesskey=([a-z0-9+/]{40,}={0,2})",
+                                                                                            view="lower",
              check=_check_azure_key, priority=6),
     Detector("azure-secret", "Azure SAS signature", r"sig=([a-z0-9%+/]{30,}(?:%3d|=)*)", view="lower",
              check=_check_azure_key, priority=6),

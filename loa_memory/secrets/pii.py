@@ -15,17 +15,22 @@ from functools import cache
 from loa_memory.secrets.detector import Detector, Found, Texts, is_word_char
 
 _ROLE_LOCAL_PARTS = frozenset({
-    "noreply", "no-reply", "donotreply", "do-not-reply", "notifications", "notification", "git", "mailer-daemon",
-    "postmaster", "hostmaster", "webmaster", "abuse", "security", "support", "info", "help", "contact", "sales",
+    "noreply", "no-reply", "donotreply", "do-not-reply", "notifications", "notification", "git",
+    "mailer-daemon",
+    "postmaster", "hostmaster", "webmaster", "abuse", "security", "support", "info", "help", "contact",
+    "sales",
     "privacy", "legal", "billing", "press", "hello", "admin", "root", "nobody", "bounce", "bounces", "ubuntu",
     "ec2-user", "centos", "debian",
 })
 _RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "example.edu", "localhost", "domain.com",
                      "email.com", "yourdomain.com", "yourcompany.com", "company.com", "acme.example")
-_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost", "local", "internal", "lan", "home", "corp"})
+_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost", "local", "internal", "lan", "home",
+                            "corp"})
 _FILE_EXTENSIONS = frozenset({
-    "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "pdf", "js", "mjs", "cjs", "ts", "tsx", "jsx", "py", "rb",
-    "go", "rs", "java", "kt", "css", "scss", "html", "htm", "json", "yaml", "yml", "toml", "md", "txt", "lock",
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "pdf", "js", "mjs", "cjs", "ts", "tsx", "jsx", "py",
+    "rb",
+    "go", "rs", "java", "kt", "css", "scss", "html", "htm", "json", "yaml", "yml", "toml", "md", "txt",
+    "lock",
     "sh", "zip", "gz", "tar", "whl", "so", "dll", "exe", "bin", "log", "csv", "xml", "vue", "svelte", "php",
 })
 
@@ -38,7 +43,7 @@ def _check_email(m: re.Match[str], texts: Texts) -> Found | None:
         start -= 1
     while start < at and text[start] in ".'-+":
         start += 1
-    if start == at or (start > 0 and text[start - 1] in "/:@") and text[max(0, start - 3):start].endswith("//"):
+    if start == at or text[max(0, start - 3):start].endswith("//"):
         return None
     if start > 1 and text[start - 1] == ":" and text.rfind("://", max(0, start - 40), start) >= 0:
         return None  # scheme://user:pass@host is a credential URL, reported elsewhere
@@ -127,13 +132,20 @@ def _grouping_ok(raw: str, sep: str) -> bool:
 
 
 _IBAN_LENGTHS = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29, "BY": 28,
-    "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18,
-    "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22,
-    "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20,
-    "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15,
-    "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19,
-    "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
+    "BY": 28,
+    "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24,
+    "FI": 18,
+    "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28,
+    "IE": 22,
+    "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21,
+    "LT": 20,
+    "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15,
+    "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24,
+    "SI": 19,
+    "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24,
+    "XK": 20,
 }
 _EXAMPLE_IBANS = frozenset({"DE89370400440532013000", "GB82WEST12345698765432", "GB29NWBK60161331926819",
                             "FR1420041010050500013M02606", "NL91ABNA0417164300", "GB33BUKB20201555555555"})
@@ -322,11 +334,12 @@ DETECTORS: tuple[Detector, ...] = (
              check=_check_ssn, pii=True, priority=19),
     Detector("us-ssn", "US social security number", r"ssn[ :#=]*[0-9]{9}(?![0-9])", view="lower",
              check=_check_bare_ssn, pii=True, priority=19),
-    Detector("phone", "phone number", r"\+0{1,3}(?:[ .-]?\(0{1,4}\))?(?:[ .-]?0{1,6}){1,7}", view="digits", check=_check_phone, pii=True,
-             priority=21),
+    Detector("phone", "phone number", r"\+0{1,3}(?:[ .-]?\(0{1,4}\))?(?:[ .-]?0{1,6}){1,7}", view="digits",
+             check=_check_phone, pii=True, priority=21),
     Detector("phone", "phone number", r"\(0{2,5}\) ?0{3,4}[ .-]?0{3,4}", view="digits", check=_check_phone,
              pii=True, priority=21),
-    Detector("phone", "phone number", r"0(?=(?:[ ./-]?0){8})(?:0{0,4}([ ./-])0{2,8}(?:\1?0{2,8}){0,4}|0{9,10})(?![0-9A-Za-z])",
+    Detector("phone", "phone number",
+             r"0(?=(?:[ ./-]?0){8})(?:0{0,4}([ ./-])0{2,8}(?:\1?0{2,8}){0,4}|0{9,10})(?![0-9A-Za-z])",
              view="digits",
              check=_check_phone, pii=True, priority=22),
     Detector("ip-address", "public IP address", r"0(?:0{0,2}\.0{1,3}){3}", view="digits",

@@ -42,7 +42,8 @@ def description_by_kind() -> dict[str, str]:
     for det in all_detectors():
         out.setdefault(det.kind, det.description)
     out.update({"aws-secret-access-key": "AWS secret access key", "twilio-auth-token": "Twilio auth token",
-                "azure-secret": "Azure key or client secret", "generic-secret": "secret assigned to a secret-like name"})
+                "azure-secret": "Azure key or client secret",
+                "generic-secret": "secret assigned to a secret-like name"})
     return out
 
 
@@ -60,7 +61,8 @@ def redact(kind: str, value: str, show: int = 0) -> str:
     """A printable stand-in for ``value``: a public vendor prefix at most, then the length."""
     n = len(value)
     if kind == "private-key":
-        return value.split("-----", 2)[1].strip() + f" (…{n} chars)" if value.startswith("-----") else f"…({n} chars)"
+        return value.split("-----",
+                           2)[1].strip() + f" (…{n} chars)" if value.startswith("-----") else f"…({n} chars)"
     if kind == "email":
         return "****@" + value.rsplit("@", 1)[-1]
     if kind == "credit-card":
@@ -166,5 +168,6 @@ def scan_text(text: str, *, allowlist: Collection[str] = (), include_pii: bool =
             continue
         description = det.description if f.kind == det.kind else descriptions.get(f.kind, f.kind)
         hits.append(SecretHit(kind=f.kind, description=description, line=line, col=col,
-                              redacted=redact(f.kind, value, det.show if f.kind == det.kind else 0), digest=d, pii=f.kind in _pii_kinds()))
+                              redacted=redact(f.kind, value, det.show if f.kind == det.kind else 0),
+                              digest=d, pii=f.kind in _pii_kinds()))
     return hits

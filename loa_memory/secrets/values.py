@@ -6,6 +6,7 @@ Every detector asks these questions of the value it matched, so a template (``YO
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -140,4 +141,4 @@ def looks_random(value: str, *, min_len: int = 16) -> bool:
 
 def _case_flips(value: str) -> int:
     letters = [c.isupper() for c in value if c.isalpha()]
-    return sum(a != b for a, b in zip(letters, letters[1:], strict=False))
+    return sum(a != b for a, b in itertools.pairwise(letters))

@@ -1,4 +1,4 @@
-"""Every labelled line of the corpus is classified as labelled: positives found with their kind, traps clean."""
+"""Every labelled line of the corpus is classified as labelled: positives with their kind, traps clean."""
 
 from __future__ import annotations
 

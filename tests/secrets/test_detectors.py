@@ -41,7 +41,8 @@ def test_vendor_tokens(text: str, kind: str) -> None:
     assert kinds(f"Deploy failed because {text} was rotated.") == [kind]
 
 
-@pytest.mark.parametrize("label", ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "OPENSSH PRIVATE KEY",
+@pytest.mark.parametrize("label", ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY",
+                                   "OPENSSH PRIVATE KEY",
                                    "ENCRYPTED PRIVATE KEY", "PRIVATE KEY", "PGP PRIVATE KEY BLOCK"])
 @pytest.mark.parametrize("nl", ["\n", "\\n"])
 def test_private_keys(label: str, nl: str) -> None:
@@ -89,7 +90,8 @@ def test_context_secrets(text: str, kind: str) -> None:
 @pytest.mark.parametrize("text", [
     "password: ${DB_PASSWORD}", "password: changeme", "password: '********'", "password = getpass.getpass()",
     "password: str", "password=os.environ['PW']", "export GITHUB_TOKEN", "GITHUB_TOKEN is required",
-    "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}", "api_key = \"YOUR_API_KEY\"", "token: <token>", "secret: xxx",
+    "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}", "api_key = \"YOUR_API_KEY\"", "token: <token>",
+    "secret: xxx",
     "OPENAI_API_KEY=sk-...", "token: <redacted>", "export API_KEY=$API_KEY", "max_tokens: 4096",
     "secretName: db-credentials", "secret: prod/db/password", "The password was reset yesterday.",
     "postgres://user:password@localhost:5432/app", "Authorization: Bearer <token>",

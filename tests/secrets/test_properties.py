@@ -12,7 +12,8 @@ from loa_memory.secrets import scan_text
 hexes = st.text("0123456789abcdef", min_size=7, max_size=64)
 
 
-@given(st.sampled_from([7, 12, 40, 64]).flatmap(lambda n: st.text("0123456789abcdef", min_size=n, max_size=n)))
+@given(st.sampled_from([7, 12, 40, 64]).flatmap(lambda n: st.text("0123456789abcdef", min_size=n,
+                                                                  max_size=n)))
 def test_git_shas_and_digests_are_never_flagged(sha: str) -> None:
     for text in (sha, f"commit {sha}", f"sha256:{sha}", f"Fixed in {sha}.", f"commit: {sha}"):
         assert scan_text(text) == []
@@ -49,10 +50,12 @@ def _luhn_complete(partial: str) -> str:
 
 
 @settings(max_examples=200)
-@given(st.sampled_from(["4", "51", "55", "2221", "6011", "34", "37"]), st.data(), st.sampled_from(["", " ", "-"]))
+@given(st.sampled_from(["4", "51", "55", "2221", "6011", "34", "37"]), st.data(), st.sampled_from(["", " ",
+                                                                                                   "-"]))
 def test_luhn_valid_cards_are_flagged(prefix: str, data: st.DataObject, sep: str) -> None:
     length = 15 if prefix in ("34", "37") else 16
-    body = data.draw(st.text("0123456789", min_size=length - len(prefix) - 1, max_size=length - len(prefix) - 1))
+    body = data.draw(st.text("0123456789", min_size=length - len(prefix) - 1,
+                                                                 max_size=length - len(prefix) - 1))
     card = _luhn_complete(prefix + body)
     if len(set(card)) < 4:
         return

@@ -64,7 +64,7 @@ def slack_hook() -> str:
 
 
 def stripe() -> str:
-    return pick("sk_live_", "rk_live_", "sk_test_", "sk_live_") + rnd(AN, pick("24", "99") and R.choice((24, 34, 99)))
+    return pick("sk_live_", "rk_live_", "sk_test_", "sk_live_") + rnd(AN, R.choice((24, 34, 99)))
 
 
 def openai() -> str:
@@ -146,16 +146,20 @@ def putty() -> str:
 
 
 PASSWORDS = lambda: pick(  # noqa: E731
-    rnd(AN, 10) + pick("!", "#", "%", "&", "@", "$"), "Tr0ub4dor&" + rnd(DG, 2), rnd(LO, 6) + rnd(DG, 3) + "!",
+    rnd(AN, 10) + pick("!", "#", "%", "&", "@", "$"), "Tr0ub4dor&" + rnd(DG, 2), rnd(LO, 6) + rnd(DG,
+                                                                                                  3) + "!",
     pick("Summer", "Winter", "Falcon", "Maple") + rnd(DG, 4) + pick("!", "?", "#"), rnd(AN + "!@#%^&*", 16),
     "hunter2" + rnd(LO, 2) + "!", rnd(LO, 4) + "-" + rnd(DG, 4) + "-" + rnd(LO, 4))
 
 
 def email() -> str:
-    first = pick("jane", "john", "maria", "wei", "priya", "lucas", "olga", "ahmed", "sofia", "kenji", "fatima")
+    first = pick("jane", "john", "maria", "wei", "priya", "lucas", "olga", "ahmed", "sofia", "kenji",
+                 "fatima")
     last = pick("doe", "smith", "garcia", "chen", "patel", "silva", "ivanova", "hassan", "rossi", "tanaka")
-    local = pick(f"{first}.{last}", f"{first}{last}{R.randint(1, 99)}", f"{first[0]}{last}", f"{first}_{last}")
-    dom = pick("gmail.com", "outlook.com", "yahoo.co.uk", "proton.me", "acme-corp.com", "hey.com", "icloud.com",
+    local = pick(f"{first}.{last}", f"{first}{last}{R.randint(1, 99)}", f"{first[0]}{last}",
+                                                                                     f"{first}_{last}")
+    dom = pick("gmail.com", "outlook.com", "yahoo.co.uk", "proton.me", "acme-corp.com", "hey.com",
+               "icloud.com",
                "fastmail.fm", "company.io", "uni-heidelberg.de")
     return f"{local}@{dom}"
 
@@ -204,8 +208,10 @@ def card() -> str:
 
 
 def iban() -> str:
-    country, length = pick(*"DE:22 GB:22 FR:27 NL:18 ES:24 IT:27 BE:16 CH:21 AT:20 PL:28".split())[:2], 0
-    length = {"DE": 22, "GB": 22, "FR": 27, "NL": 18, "ES": 24, "IT": 27, "BE": 16, "CH": 21, "AT": 20, "PL": 28}[
+    country, length = pick(*["DE:22", "GB:22", "FR:27", "NL:18", "ES:24", "IT:27", "BE:16", "CH:21",
+                             "AT:20", "PL:28"])[:2], 0
+    length = {"DE": 22, "GB": 22, "FR": 27, "NL": 18, "ES": 24, "IT": 27, "BE": 16, "CH": 21, "AT": 20,
+              "PL": 28}[
         country]
     if country in ("GB", "NL"):
         bban = rnd(UP, 4) + rnd(DG, length - 8)
@@ -398,7 +404,8 @@ P: dict[str, tuple[object, list[str]]] = {
         "redis://:{v}@cache-1.acme.io:6379/0",
         "ftp://deploy:{v}@files.acme.io/incoming",
     ]),
-    "http-auth": (lambda: pick(base64.b64encode(f"{pick('admin', 'ci', 'svc')}:{rnd(AN, 12)}".encode()).decode(),
+    "http-auth": (lambda: pick(base64.b64encode(f"{pick('admin', 'ci', 'svc')}:{rnd(AN, 12)}".encode())
+                               .decode(),
                                rnd(AN + "-._", 40)), [
         "Authorization: Basic {v}",
         "curl -H \"Authorization: Bearer {v}\" https://api.acme.io/v1/jobs",
@@ -467,34 +474,42 @@ TRAPS: list[str] = [
     # hashes, ids, digests
     "Fixed in commit {sha40}.", "merge {sha7} into main", "git rebase --onto {sha40}", "tree sha {sha64}",
     "image: ghcr.io/acme/api@sha256:{sha64}", "digest: sha256:{sha64}", "md5 {md5} for the tarball",
-    "request_id: {uuid}", "trace {uuid} timed out", "id: {ulid}", "MEM-20260201-001 supersedes MEM-20260115-004",
+    "request_id: {uuid}", "trace {uuid} timed out", "id: {ulid}",
+    "MEM-20260201-001 supersedes MEM-20260115-004",
     "supersedes: MEM-20251231-017", "source: {{session_id: abc123, commit: {sha40}}}",
     "etag \"{md5}\"", "checksum={sha64}", "run {uuid_nodash}",
     # versions, dates, numbers
-    "Upgraded from 1.2.3.4 to 1.2.3.5 to pick up the fix.", "requires python>=3.11.4", "version: 10.0.19045.3803",
+    "Upgraded from 1.2.3.4 to 1.2.3.5 to pick up the fix.", "requires python>=3.11.4",
+    "version: 10.0.19045.3803",
     "Chrome 120.0.6099.109 renders it wrong", "bumped numpy to 1.26.4", "v2.10.0-rc.1 is the last good tag",
     "timestamp: 2026-02-01T10:30:00Z", "expires_at: 2026-05-02", "on 01.02.2026 at 10:30", "took 00:30:00",
-    "confidence: 0.95", "score 80, applications 5, successes 4", "port 5432 on localhost", "listen 0.0.0.0:8080",
-    "unix time 1706780000", "order #2024-0001-3345 shipped", "ISBN 978-3-16-148410-0", "invoice 4000-2231-9987",
+    "confidence: 0.95", "score 80, applications 5, successes 4", "port 5432 on localhost",
+    "listen 0.0.0.0:8080",
+    "unix time 1706780000", "order #2024-0001-3345 shipped", "ISBN 978-3-16-148410-0",
+    "invoice 4000-2231-9987",
     "build 20260201.4 passed", "OID 1.3.6.1.4.1.343 in the MIB", "latency p99 1234.5 ms", "pi is 3.14159265",
     "coordinates 51.5074, -0.1278", "1,234,567 rows migrated", "call stack depth 10000",
     # private and documentation networks
     "The VPN hands out 10.8.0.0/24.", "db at 192.168.1.20:5432", "use 127.0.0.1 not localhost", "dns 8.8.8.8",
-    "metadata endpoint 169.254.169.254", "docs example 192.0.2.15", "test net 198.51.100.23", "203.0.113.7 in docs",
+    "metadata endpoint 169.254.169.254", "docs example 192.0.2.15", "test net 198.51.100.23",
+    "203.0.113.7 in docs",
     "IPv6 doc prefix 2001:db8::1", "link local fe80::1%eth0", "::1 is loopback", "fd00:1234::5 is ULA",
     "Kubernetes pods get 172.16.0.0/12", "CGNAT 100.64.0.1 on the carrier side", "mac 00:1a:2b:3c:4d:5e",
     # reserved domains and role addresses
     "Email alice@example.com in the fixture.", "user@example.org", "test@foo.test", "bob@invalid.invalid",
     "noreply@github.com", "123456+octocat@users.noreply.github.com", "git@github.com:acme/api.git",
     "dependabot[bot]@users.noreply.github.com", "support@acme.io handles refunds", "icon@2x.png is blurry",
-    "npm i lodash@4.17.21", "pip install requests==2.31.0", "@types/node@20.11.5", "security@acme.io for reports",
+    "npm i lodash@4.17.21", "pip install requests==2.31.0", "@types/node@20.11.5",
+    "security@acme.io for reports",
     "root@localhost", "admin@example.net",
     # placeholders and references
     "api_key = \"YOUR_API_KEY\"", "token: <token>", "password: ${DB_PASSWORD}", "export API_KEY=$API_KEY",
     "GITHUB_TOKEN: ${{{{ secrets.GITHUB_TOKEN }}}}", "password: ****", "secret: xxx", "OPENAI_API_KEY=sk-...",
     "password: changeme", "token: <redacted>", "stripe key: sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
-    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AWS_SECRET_ACCESS_KEY=<your-secret>", "password=os.environ['PW']",
-    "password = getpass.getpass()", "password: str", "password: Optional[str] = None", "db.password = cfg.password",
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AWS_SECRET_ACCESS_KEY=<your-secret>",
+    "password=os.environ['PW']",
+    "password = getpass.getpass()", "password: str", "password: Optional[str] = None",
+    "db.password = cfg.password",
     "token = request.headers['X-Token']", "api_key: {{{{ .Values.apiKey }}}}", "secret: !vault |",
     "PASSWORD=%DB_PASSWORD%", "password: \"\"", "token=REPLACE_ME", "api_key: null", "password: '********'",
     "sk-...", "hf_...", "Authorization: Bearer <token>", "Authorization: Bearer $TOKEN",
@@ -504,15 +519,21 @@ TRAPS: list[str] = [
     "export GITHUB_TOKEN", "GITHUB_TOKEN is required", "Set STRIPE_SECRET_KEY in the environment.",
     "Rotate the API key every 90 days.", "The password policy requires 12 characters.", "max_tokens: 4096",
     "tokens: 1500 used of 8000", "Never paste tokens into memory entries.", "secretName: db-credentials",
-    "secretKeyRef: {{name: api, key: token}}", "password_file: /run/secrets/db_password", "token_budget: 2000",
-    "key: value", "sort_key: created_at", "primary key (id)", "keyboard shortcut ctrl-k", "monkeypatch the token",
+    "secretKeyRef: {{name: api, key: token}}", "password_file: /run/secrets/db_password",
+    "token_budget: 2000",
+    "key: value", "sort_key: created_at", "primary key (id)", "keyboard shortcut ctrl-k",
+    "monkeypatch the token",
     "The password was reset yesterday.", "pw reset link expired", "passwordless login via magic link",
-    "Bypass the cache with --no-cache.", "The auth token is stored in the OS keychain.", "credentials: see 1Password",
+    "Bypass the cache with --no-cache.", "The auth token is stored in the OS keychain.",
+    "credentials: see 1Password",
     "secret: prod/db/password", "api_key: settings.API_KEY", "token: env(\"SLACK_TOKEN\")",
     # public keys, certificates, vendor examples
-    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC{b64} deploy@ci", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64s} me@laptop",
-    "-----BEGIN PUBLIC KEY-----\\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{b64}\\n-----END PUBLIC KEY-----",
-    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa{b64}\n-----END CERTIFICATE-----",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC{b64} deploy@ci",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64s} me@laptop",
+    "-----BEGIN PUBLIC KEY-----\\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{b64}"
+    "\\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa{b64}"
+    "\n-----END CERTIFICATE-----",
     "Never commit a file that starts with -----BEGIN RSA PRIVATE KEY-----.",
     "AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.",
     "Stripe's docs key sk_test_4eC39HqLyjWDarjtT1zdp7dc works in examples.",
@@ -522,13 +543,15 @@ TRAPS: list[str] = [
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
     "The JWT header is eyJhbGciOiJIUzI1NiJ9 (base64 of the alg)",
     # base64 and long words
-    "aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQ=", "favicon data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB",
+    "aGVsbG8gd29ybGQgdGhpcyBpcyBub3QgYSBzZWNyZXQ=",
+    "favicon data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB",
     "Pneumonoultramicroscopicsilicovolcanoconiosis", "internationalization and localization",
     "ThisIsAVeryLongCamelCaseIdentifierName", "test_should_reject_expired_tokens_gracefully",
     "useAuthTokenRefreshInterceptor hook", "sk-learn is not a package; use scikit-learn",
     "Skeleton screens reduce perceived latency", "AKIA prefix means long-term key",
     "color #ff00aa and #00ff00", "font-size: 14px; line-height: 1.5", "the regex [A-Za-z0-9]{{40}} matched",
-    "TODO(ada): document the token refresh flow", "hf_transfer speeds up downloads", "npm_config_cache is set",
+    "TODO(ada): document the token refresh flow", "hf_transfer speeds up downloads",
+    "npm_config_cache is set",
     "glpat tokens expire after a year", "xoxb tokens are bot tokens", "GOCSPX prefix marks client secrets",
     "phone: TBD", "+1 vote from the team", "+100 lines, -20 lines", "Python 3.11.7 (main, May 9 2026)",
     "10.0.0.0/8, 172.16.0.0/12 and 192.168.0.0/16 are private", "RFC 5737 reserves 192.0.2.0/24",
@@ -564,7 +587,8 @@ def main() -> None:
             f.write(json.dumps(row) + "\n")
     with (here / "traps.jsonl").open("w") as f:
         for t in TRAPS:
-            for _ in range(2 if any("{" + n + "}" in t for n in ("sha40", "sha7", "sha64", "md5", "uuid", "ulid", "b64")) else 1):
+            for _ in range(2 if any("{" + n + "}" in t for n in ("sha40", "sha7", "sha64", "md5", "uuid",
+                                                                 "ulid", "b64")) else 1):
                 f.write(json.dumps({"text": fill(t), "kind": None}) + "\n")
 
 
