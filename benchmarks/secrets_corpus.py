@@ -107,10 +107,11 @@ def synth_yaml(size: int, dense: bool = False) -> str:
     """
     rnd = random.Random(7)
     words = [
-        "database", "migration", "index", "cache", "retry", "timeout", "deploy", "rollback", "schema", "column",
-        "users", "orders", "api", "token", "budget", "key", "decision", "because", "failed", "passed", "review",
-        "lint", "config", "secret", "vault", "rotate", "PostgreSQL", "SQLite", "JSONB", "Redis", "queue",
-        "worker", "latency", "p99", "version", "1.2.3", "python==3.11.4", "on", "2026-02-01",
+        "database", "migration", "index", "cache", "retry", "timeout", "deploy", "rollback", "schema",
+        "column", "users", "orders", "api", "token", "budget", "key", "decision", "because", "failed",
+        "passed", "review", "lint", "config", "secret", "vault", "rotate", "PostgreSQL", "SQLite", "JSONB",
+        "Redis", "queue", "worker", "latency", "p99", "version", "1.2.3", "python==3.11.4", "on",
+        "2026-02-01",
     ]
     out: list[str] = []
     n = 0

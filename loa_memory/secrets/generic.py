@@ -146,8 +146,10 @@ def _re_gap() -> re.Pattern[str]:
 
 
 def _is_strong(value: str) -> bool:
-    return ((len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-            and not is_placeholder(value) and not value.isalnum()) or looks_random(value, min_len=16))
+    if is_placeholder(value):
+        return False
+    return (len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            and char_classes(value) >= 3) or looks_random(value, min_len=16)
 
 
 def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
