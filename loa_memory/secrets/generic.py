@@ -207,7 +207,9 @@ def _key_strength(texts: Texts, ks: int, ke: int) -> int:
         if len(segs) > 1 or prev in _KEY_PREFIXES:
             return 2 if (len(segs) > 1 and segs[-2] in _KEY_PREFIXES) or prev in _KEY_PREFIXES else 1
         return 1 if last == "key" else 0
-    if "secret" in segs or "token" in segs or "secret" in joined:
+    if "secret" in segs or "token" in segs:
+        return 2
+    if "secret" in joined:
         return 1
     return 0
 
@@ -223,11 +225,18 @@ def _previous_word(texts: Texts, pos: int) -> str:
     return low[i:j]
 
 
+@cache
+def _re_email_like() -> re.Pattern[str]:
+    return re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+
+
 def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
     v = value.strip()
     if len(v) < 8 or len(v) > 512 or is_placeholder(v) or v[0] in "/~$%" or "://" in v:
         return False
-    if v.startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")) or "@" in v[1:-1]:
+    if v.startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")):
+        return False
+    if _re_email_like().match(v):
         return False
     if not quoted and is_code_reference(v):
         return False

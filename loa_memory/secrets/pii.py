@@ -288,7 +288,7 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
 def _re_version_context() -> re.Pattern[str]:
     return re.compile(r"(?i)(?:\b(?:version|ver|v|release|rel|build|tag|firmware|python|node|chrome|oid|snmp"
                       r"|(?:bump(?:ed)?|upgrade[ds]?|downgrade[ds]?|pinned|pin)(?:\s+(?:from|to|at))?)|==|>=|<=|~=|!=|\^"
-                      r"|(?<=\d)\s*(?:to|->|→|=>))[\s:=\"']*$")
+                      r"|\d+(?:\.\d+){3}\s*(?:to|->|→|=>))[\s:=\"']*$")
 
 
 @cache
