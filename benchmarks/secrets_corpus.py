@@ -38,12 +38,20 @@ def ours() -> Detect:
 
 
 def detect_secrets() -> Detect:
-    from detect_secrets.core.scan import scan_line
+    """detect-secrets 1.x with its default plugins and filters, scanning each text as a file."""
+    import tempfile
+
+    from detect_secrets import SecretsCollection
     from detect_secrets.settings import default_settings
 
+    tmp = Path(tempfile.mkdtemp()) / "memory.txt"
+
     def detect(text: str) -> set[str]:
+        tmp.write_text(text + "\n")
+        found = SecretsCollection()
         with default_settings():
-            return {s.type for line in text.split("\n") for s in scan_line(line)}
+            found.scan_file(str(tmp))
+        return {s.type for _, s in found}
 
     return detect
 
