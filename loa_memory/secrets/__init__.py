@@ -1,36 +1,77 @@
-"""Placeholder secret gate: replaced by the full detector set (see the secrets branch)."""
+"""The secret gate: find credentials and personal data before they reach a memory file.
+
+Used by ``scan-secrets``, by ``lint`` and by every write path. A hit names the kind, where it is
+and a redacted stand-in; the value itself is never kept, only its sha256 (``digest``), which is
+what an allowlist holds. Detectors live in ``tokens`` (vendor tokens), ``keys`` (private keys,
+JWTs), ``generic`` (assignments, prose, URLs, headers) and ``pii``; ``scan`` runs them.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import replace
+
+from loa_memory.errors import SecretRefused
+from loa_memory.secrets.scan import SecretHit, description_by_kind, digest, scan_text
+
+__all__ = ["SecretHit", "description_by_kind", "digest", "ensure_no_secrets", "format_hit", "scan_fields",
+           "scan_text", "scan_value"]
 
 
-@dataclass(frozen=True)
-class SecretHit:
-    kind: str
-    description: str
-    line: int
-    col: int
-    redacted: str
-    digest: str
-    pii: bool
+def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: bool = True,
+                _path: str = "") -> list[tuple[str, SecretHit]]:
+    """Scan every string in a nested mapping/list (an entry); each hit comes with its field path.
+
+    A string under a mapping key is scanned as ``key: value``, so ``{"password": "..."}`` has the
+    context a detector needs; ``line``/``col`` are within that string (col excludes the key).
+    """
+    out: list[tuple[str, SecretHit]] = []
+    if isinstance(value, str):
+        out.extend((_path, h) for h in scan_text(value, allowlist=allowlist, include_pii=include_pii))
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            path = f"{_path}.{k}" if _path else str(k)
+            if isinstance(v, str) and isinstance(k, str):
+                prefix = f"{k}: "
+                for h in scan_text(prefix + v, allowlist=allowlist, include_pii=include_pii):
+                    col = h.col - len(prefix) if h.line == 1 else h.col
+                    out.append((path, replace(h, col=max(col, 1))))
+            else:
+                out.extend(scan_fields(v, allowlist=allowlist, include_pii=include_pii, _path=path))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            out.extend(scan_fields(v, allowlist=allowlist, include_pii=include_pii, _path=f"{_path}[{i}]"))
+    return out
 
 
-_PATTERNS = [("aws-access-key-id", "AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-             ("github-token", "GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36}\b"))]
+def scan_value(value: object, *, allowlist: Collection[str] = (),
+                                                               include_pii: bool = True) -> list[SecretHit]:
+    """Scan every string in a nested mapping/list; hits carry ``line=0, col=0`` (no file position)."""
+    return [replace(h, line=0, col=0)
+            for _, h in scan_fields(value, allowlist=allowlist, include_pii=include_pii)]
 
 
-def scan_text(text: str, *, allowlist: Collection[str] = (), include_pii: bool = True) -> list[SecretHit]:
-    hits = []
-    for number, line in enumerate(text.splitlines(), 1):
-        for kind, desc, pattern in _PATTERNS:
-            for match in pattern.finditer(line):
-                value = match.group(0)
-                digest = hashlib.sha256(value.encode()).hexdigest()
-                if digest in allowlist:
-                    continue
-                hits.append(SecretHit(kind, desc, number, match.start() + 1, value[:4] + "…", digest, False))
-    return hits
+def format_hit(hit: SecretHit, path: str = "") -> str:
+    """``path:line:col: kind: description (redacted)``, safe to print or log."""
+    where = ":".join(str(p) for p in (path, hit.line, hit.col) if p not in ("", 0))
+    text = f"{hit.kind}: {hit.description} ({hit.redacted})"
+    return f"{where}: {text}" if where else text
+
+
+def ensure_no_secrets(text: str, *, path: str | None = None, line_offset: int = 0,
+                      allowlist: Collection[str] = (), include_pii: bool = True) -> None:
+    """Raise ``SecretRefused`` naming every hit if ``text`` (about to be written) holds a secret.
+
+    ``line_offset`` is added to line numbers, for text that will land partway into a file.
+    """
+    hits = scan_text(text, allowlist=allowlist, include_pii=include_pii)
+    if not hits:
+        return
+    shown = [replace(h, line=h.line + line_offset) for h in hits]
+    listing = "\n".join("  " + format_hit(h, path or "") for h in shown)
+    first = shown[0]
+    raise SecretRefused(
+        f"refused to write: {len(hits)} secret(s) or personal data found, nothing was written\n{listing}",
+        path=path, line=first.line, col=first.col,
+        hint="remove the value (reference an environment variable instead), or if it is not a secret add "
+             "'# loa: allow-secret' to the line or its digest to the config allowlist")

@@ -1,0 +1,144 @@
+"""What a candidate value looks like: a placeholder, a published example, or random enough to be a secret.
+
+Every detector asks these questions of the value it matched, so a template (``YOUR_API_KEY``,
+``<token>``, ``${VAR}``, ``sk-...``) or a vendor's documented example key is never reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+from functools import cache
+
+# Keys and values that vendors publish in their documentation; reporting them is noise.
+PUBLISHED_EXAMPLES = frozenset({
+    "AKIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    "pk_test_TYooMQauvdEDq54NiTphI7jx",
+    "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+    "sk_test_26PHem9AhJZvU623DfE1x4sd",
+    "rk_test_26PHem9AhJZvU623DfE1x4sd",
+    "ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+    "xoxb-not-a-real-token-this-will-not-work",
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+})
+
+# Whole values that stand for "put your secret here" or are well-known defaults rather than secrets.
+_PLACEHOLDER_WORDS = frozenset({
+    "changeme", "change_me", "change-me", "changethis", "password", "passwd", "pass", "secret", "secrets",
+    "token", "apikey", "api_key", "api-key", "key", "example", "sample", "dummy", "fake", "test", "testing",
+    "placeholder", "redacted", "removed", "hidden", "masked", "none", "null", "nil", "undefined", "true",
+    "false", "yes", "no", "empty", "str", "string", "int", "bool", "bytes", "any", "optional", "secretstr",
+    "required", "todo", "tbd", "fixme", "value", "default", "admin", "root", "user", "username", "guest",
+    "postgres", "mysql", "letmein", "qwerty", "foobar", "foo", "bar", "baz", "abc123", "123456", "12345678",
+    "password1", "password123", "mypassword", "yourpassword", "your_password", "yoursecret", "mysecret",
+    "secretpassword", "supersecret", "notasecret", "not-a-secret", "s3cr3t", "p@ssw0rd", "xxx", "n/a",
+})
+
+_PLACEHOLDER_HINTS = (
+    "example", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "<", ">", "${", "{{", "}}", "%(",
+    "xxxx", "****", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
+    "fake", "changeme", "change_me", "notreal", "not_real", "not-real", "todo", "secrets.", "env.", "vault:",
+    "process.env", "os.environ", "getenv", "env(", "env[", "$(",
+)
+
+_SEQUENCES = ("0123456789", "1234567890", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
+
+
+@cache
+def _re_var_ref() -> re.Pattern[str]:
+    # $VAR, ${VAR}, %VAR%, $env:VAR, {VAR}, <VAR>, [VAR], :var (a bind parameter)
+    return re.compile(r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|%[A-Za-z_]\w*%|\$env:\w+|\{[\w.]+\}|<[^<>]*>|\[[\w ]+\]"
+                      r"|:[a-z_]\w*)$")
+
+
+@cache
+def _re_code_ref() -> re.Pattern[str]:
+    # password=self.password, secret=config.db.secret, token=get_token(), key=settings["x"]
+    return re.compile(r"^[A-Za-z_][\w]*(?:(?:\.|->|::)[A-Za-z_]\w*)*(?:\(.*\)?|\[.*\]?)?$")
+
+
+def is_placeholder(value: str) -> bool:
+    """True when ``value`` is a template, a variable reference, a mask or a documented example."""
+    v = value.strip().strip("\"'`")
+    if not v:
+        return True
+    if v in PUBLISHED_EXAMPLES:
+        return True
+    low = v.lower()
+    if low in _PLACEHOLDER_WORDS:
+        return True
+    if any(h in low for h in _PLACEHOLDER_HINTS):
+        return True
+    if _re_var_ref().match(v):
+        return True
+    # Masks and fillers: "********", "xxxxxxxx", "0000000000", "ABABABAB".
+    if len(set(low)) <= max(2, len(low) // 8) and len(low) >= 4:
+        return True
+    return any(s[:8] in low for s in _SEQUENCES) and len(set(low)) < 20
+
+
+def is_code_reference(value: str) -> bool:
+    """True for an identifier, attribute path or call (``args.password``, ``get_token()``)."""
+    return bool(_re_code_ref().match(value)) and not any(c.isdigit() for c in value.split("(")[0])
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of ``value``."""
+    if not value:
+        return 0.0
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def char_classes(value: str) -> int:
+    """How many of lower, upper, digit and other characters ``value`` uses."""
+    return (any(c.islower() for c in value) + any(c.isupper() for c in value)
+            + any(c.isdigit() for c in value) + any(not c.isalnum() for c in value))
+
+
+@cache
+def _re_words() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z]+(?:[-_./: ][A-Za-z]+)*$")
+
+
+def is_word_like(value: str) -> bool:
+    """True for names made of words: ``db-credentials``, ``prod/app/secret``, ``MySecretName``.
+
+    Random letters (``NcvokHxbyBLXnssv``) are not: their case flips far more often than words'.
+    """
+    if not _re_words().match(value):
+        return False
+    return all(_case_flips(part) <= max(2, len(part) // 5) for part in re.split(r"[-_./: ]", value))
+
+
+def looks_random(value: str, *, min_len: int = 16) -> bool:
+    """True when ``value`` has the length and character mix of a generated key or token.
+
+    Hex of any length counts (API keys are often hex); words, identifiers and paths do not.
+    """
+    if len(value) < min_len or is_placeholder(value) or is_word_like(value):
+        return False
+    if value.isdigit():
+        return False
+    hexish = all(c in "0123456789abcdefABCDEF-" for c in value)
+    ent = shannon_entropy(value)
+    if hexish:
+        return ent >= 3.0
+    classes = char_classes(value)
+    if classes < 2:
+        return False
+    if not any(c.isdigit() for c in value) and classes < 3:
+        # Letters only, mixed case: "MySecretNameForProd" is a name, "qPzKfTRmWbLx" is random.
+        return ent >= 3.7 and _case_flips(value) >= len(value) // 3
+    return ent >= 3.0
+
+
+def _case_flips(value: str) -> int:
+    letters = [c.isupper() for c in value if c.isalpha()]
+    return sum(a != b for a, b in itertools.pairwise(letters))

@@ -1,0 +1,138 @@
+"""Table-driven checks per detector family: what is flagged and what is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from loa_memory.secrets import scan_text
+
+R40 = "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5cD7e"  # synthetic 40-character body
+
+
+def kinds(text: str) -> list[str]:
+    return [h.kind for h in scan_text(text)]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("AKIA" + "Z7Q2K4M6P8R2T4V6", "aws-access-key-id"),
+    ("ghs_" + R40[:36], "github-token"),
+    ("github_pat_" + R40[:22] + "_" + (R40 * 2)[:59], "github-token"),
+    ("glpat-" + R40[:20], "gitlab-token"),
+    ("xoxp-1234567890-1234567890123-" + R40[:24], "slack-token"),
+    ("https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/" + R40[:24], "slack-webhook"),
+    ("rk_live_" + R40[:24], "stripe-key"),
+    ("sk_test_" + R40[:24], "stripe-key"),
+    ("sk-" + R40[:20] + "T3BlbkFJ" + R40[20:40], "openai-key"),
+    ("sk-ant-api03-" + (R40 * 3)[:93] + "AA", "anthropic-key"),
+    ("AIza" + R40[:35], "google-api-key"),
+    ("GOCSPX-" + R40[:28], "google-oauth-client-secret"),
+    ("hf_" + "NcvokHxbyBLXnssvSYSNDPtRnFWZHQZeAW", "huggingface-token"),
+    ("npm_" + R40[:36], "npm-token"),
+    ("pypi-AgEIcHlwaS5vcmc" + (R40 * 2)[:70], "pypi-token"),
+    ("SG." + R40[:22] + "." + (R40 * 2)[:43], "sendgrid-key"),
+    ("AC" + "9f3a7c1e5b2d8f46" * 2, "twilio-account-sid"),
+    ("SK" + "f0e1d2c3b4a59687" * 2, "twilio-api-key"),
+    ("123456789:AA" + R40[:33], "telegram-bot-token"),
+    ("abc8Q~" + R40[:34], "azure-client-secret"),
+    ("9f3a7c1e5b2d8f46" * 2 + "-us12", "mailchimp-key"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9." + R40[:43], "jwt"),
+])
+def test_vendor_tokens(text: str, kind: str) -> None:
+    assert kinds(f"Deploy failed because {text} was rotated.") == [kind]
+
+
+@pytest.mark.parametrize("label", ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY",
+                                   "OPENSSH PRIVATE KEY",
+                                   "ENCRYPTED PRIVATE KEY", "PRIVATE KEY", "PGP PRIVATE KEY BLOCK"])
+@pytest.mark.parametrize("nl", ["\n", "\\n"])
+def test_private_keys(label: str, nl: str) -> None:
+    text = f"-----BEGIN {label}-----{nl}MIIEpAIBAAKCAQEA{R40}{nl}-----END {label}-----"
+    assert kinds(text) == ["private-key"]
+
+
+def test_putty_key() -> None:
+    assert kinds("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none") == ["private-key"]
+
+
+@pytest.mark.parametrize("text", [
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkq\n-----END CERTIFICATE-----",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7" + R40 + " deploy@ci",
+    "Never commit a file that starts with -----BEGIN RSA PRIVATE KEY-----.",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+])
+def test_public_keys_and_mentions_are_not_private_keys(text: str) -> None:
+    assert kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("the password is hunter2x!", "password"),
+    ("pw for the staging box: Qz7!vR2m#p", "password"),
+    ("DB_PASSWORD=s3cr3tP@ss99", "password"),
+    ('"passwd": "Xk93!mPq"', "password"),
+    ("mysql -u root --password=Zx8!pQ2wLm app", "password"),
+    ("Jenkins admin creds: admin / Kx9$wq2Lz", "password"),
+    ("postgres://app:Tr0ub4dor3x@db.acme.io:5432/app", "url-credentials"),
+    ("Authorization: Basic amVua2luczpRdzNyVHkhOTh4", "http-auth"),
+    ("Authorization: Bearer 8f2kLm9QxZ4vT7bN1cR6yW3dH5jS0gE2", "http-auth"),
+    ("curl -u deploy:Zx8!pQ2wLm https://nexus.acme.io", "http-auth"),
+    ('api_key = "a8F3kL9mQ2xZ7vT4bN1cR6yW"', "generic-secret"),
+    ("JWT_SECRET=Kq8fK2mP9xL4vT7bN1cR6yW3", "generic-secret"),
+    ("The Datadog API key is 0f1e2d3c4b5a69788796a5b4c3d2e1f0", "generic-secret"),
+    ("aws_secret_access_key = Zq8fK2mP9xL4vT7bN1cR6yW3dH5jS0gE2kA8uQ4z", "aws-secret-access-key"),
+    ("TWILIO_AUTH_TOKEN=0f1e2d3c4b5a69788796a5b4c3d2e1f0", "twilio-auth-token"),
+    ("AccountName=x;AccountKey=" + (R40 * 3)[:86] + "==;EndpointSuffix=core.windows.net", "azure-secret"),
+])
+def test_context_secrets(text: str, kind: str) -> None:
+    assert kinds(text) == [kind]
+
+
+@pytest.mark.parametrize("text", [
+    "password: ${DB_PASSWORD}", "password: changeme", "password: '********'", "password = getpass.getpass()",
+    "password: str", "password=os.environ['PW']", "export GITHUB_TOKEN", "GITHUB_TOKEN is required",
+    "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}", "api_key = \"YOUR_API_KEY\"", "token: <token>",
+    "secret: xxx",
+    "OPENAI_API_KEY=sk-...", "token: <redacted>", "export API_KEY=$API_KEY", "max_tokens: 4096",
+    "secretName: db-credentials", "secret: prod/db/password", "The password was reset yesterday.",
+    "postgres://user:password@localhost:5432/app", "Authorization: Bearer <token>",
+    "Authorization: Basic dXNlcjpwYXNzd29yZA==", "AKIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "stripe key: sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
+    "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "sk-learn is not a package", "The password policy requires 12 characters.",
+])
+def test_placeholders_and_references_are_not_secrets(text: str) -> None:
+    assert kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Ask jane.doe@gmail.com first", "email"),
+    ("Call +1 415-555-0132", "phone"),
+    ("Call (415) 555-0132", "phone"),
+    ("Call 415-555-0132", "phone"),
+    ("UK 020 7946 0958", "phone"),
+    ("FR 06 12 34 56 78", "phone"),
+    ("mobile +49 151 23456789", "phone"),
+    ("card 4539 1488 0343 6467", "credit-card"),
+    ("card 4539-1488-0343-6467", "credit-card"),
+    ("amex 3782 946105 37295", "credit-card"),
+    ("IBAN DE44 5001 0517 5407 3249 31", "iban"),
+    ("IBAN GB33BUKB20201555555556", None),
+    ("SSN 219-09-9998", "us-ssn"),
+    ("from 52.14.201.9", "ip-address"),
+    ("from 2a01:4f8:c17:3c5a::1", "ip-address"),
+])
+def test_pii(text: str, kind: str | None) -> None:
+    assert kinds(text) == ([kind] if kind else [])
+
+
+@pytest.mark.parametrize("text", [
+    "dev@example.com", "a@b.example", "x@foo.test", "noreply@github.com", "1+octo@users.noreply.github.com",
+    "git@github.com:acme/api.git", "icon@2x.png", "lodash@4.17.21", "2026-02-01T10:30:00Z", "v1.2.3.4",
+    "Upgraded from 1.2.3.4 to 1.2.3.5", "192.168.1.10", "10.0.0.1", "127.0.0.1", "192.0.2.15", "198.51.100.7",
+    "203.0.113.9", "2001:db8::1", "fe80::1", "SSN 000-12-3456", "SSN 666-12-3456", "SSN 912-12-3456",
+    "SSN 123-00-4567", "SSN 123-45-0000", "4242 4242 4242 4242", "4539 1488 0343 6468", "MEM-20260201-001",
+    "EAN 5901234123457", "order 1234-5678-9012", "unix time 1706780000", "mac 00:1a:2b:3c:4d:5e", "8.8.8.8",
+])
+def test_pii_lookalikes(text: str) -> None:
+    assert kinds(text) == []
