@@ -8,7 +8,7 @@ import click
 
 from .. import __version__
 from ..render import FORMATS
-from . import memory
+from . import hooks, lint, memory
 from .common import State
 
 
@@ -28,5 +28,6 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
     ctx.obj = State(root=root, fmt=fmt)
 
 
-for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_):
+for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
+                 lint.scan_secrets, hooks.hooks):
     cli.add_command(_command)

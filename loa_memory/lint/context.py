@@ -66,7 +66,7 @@ class LintContext:
         text, offset, prefix = self._entry_text(entry)
         try:
             node = yamlio.compose_text(text)
-        except Exception:  # noqa: BLE001 - a malformed item is reported by the yaml rule; fall back to its line
+        except Exception:
             return entry.line, 1
         spot = yamlio.locate(node, prefix + path)
         return (spot[0] + offset + 1, spot[1] + 1) if spot else (entry.line, 1)

@@ -58,7 +58,7 @@ def rule_settings(config: Config) -> dict[str, tuple[bool, Severity]]:
         elif value == "off":
             enabled = False
         elif isinstance(value, str):
-            severity = value  # type: ignore[assignment]
+            severity = value
         elif isinstance(value, dict):
             enabled = bool(value.get("enabled", enabled))
             severity = value.get("severity", severity)

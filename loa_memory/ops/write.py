@@ -7,7 +7,7 @@ import re
 import secrets as _random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +19,13 @@ from ..store.ids import is_valid_id, next_id
 from ..store.load import Grimoire, load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
+from ..store.times import expiry, format_time, now_utc
 from .gate import check_secrets
 
 FIELD_ORDER = ("id", "category", "summary", "content", "confidence", "source", "ttl", "expires_at", "tags",
                "supersedes", "superseded_by", "aliases", "trigger", "lesson", "alternatives", "rationale",
                "error", "resolution", "context", "evidence", "links", "related_memories", "artifacts")
 _GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
-
-
-def now_utc() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
-
-
-def format_time(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def default_source(agent: str | None = None, phase: str | None = None,
@@ -49,20 +42,6 @@ def default_source(agent: str | None = None, phase: str | None = None,
         source["phase"] = phase
     source["timestamp"] = format_time(moment or now_utc())
     return source
-
-
-def expiry(ttl: str, timestamp: str) -> str | None:
-    """``expires_at`` for a ttl such as ``90d`` counted from ``timestamp``; None when permanent."""
-    match = re.fullmatch(r"([0-9]+)d", ttl or "")
-    if not match:
-        return None
-    try:
-        start = datetime.fromisoformat(timestamp)
-    except ValueError:
-        return None
-    if start.tzinfo is None:
-        start = start.replace(tzinfo=UTC)
-    return format_time(start + timedelta(days=int(match.group(1))))
 
 
 def normalise_tags(tags: Sequence[str]) -> list[str]:

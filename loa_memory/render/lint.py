@@ -79,3 +79,8 @@ def sarif(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> 
 REPORTER_BY_NAME: dict[str, Callable[[Sequence[Finding], int, Mapping[str, str]], str]] = {
     "text": text, "json": as_json, "github": github, "sarif": sarif,
 }
+
+
+def fixes_text(fixes: Sequence[Any]) -> str:
+    """One line per repair ``lint --fix`` made."""
+    return "\n".join(f"fixed {f.path}:{f.line}: [{f.rule}] {f.entry_id}: {f.action}" for f in fixes)

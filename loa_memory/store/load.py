@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from . import atomic, yamlio
 from . import schema as schema_mod
 from .config import Config
 from .lock import ensure_local_dir, locked
+from .times import now_utc, parse_time
 
 CACHE_VERSION = 4
 _CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
@@ -119,8 +120,8 @@ class Grimoire:
             return "archived"
         if entry.superseded_by or entry.id in self._replaced_by:
             return "superseded"
-        expires = _parse_time(entry.expires_at or "")
-        if expires is not None and expires <= (now or _now()):
+        expires = parse_time(entry.expires_at or "")
+        if expires is not None and expires <= (now or now_utc()):
             return "expired"
         return "active"
 
@@ -137,18 +138,6 @@ class Grimoire:
         for rel in self.broken:
             found.update(_scan_ids(self.config.root / rel))
         return found
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _parse_time(value: str) -> datetime | None:
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _scan_ids(path: Path) -> set[str]:

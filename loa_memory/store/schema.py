@@ -136,21 +136,32 @@ def _where(path: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in path) or "entry"
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:45] + "…" + text[-10:]
+
+
 def _message(kind: str, path: tuple[Any, ...], instance: Any, fallback: str, value: Any) -> str:
     where = _where(path)
     if kind == "required":
         missing = value if isinstance(value, str) else fallback.split("'")[1] if "'" in fallback else fallback
         return f"{where}: {missing!s} is required"
     if kind == "enum":
-        return f"{where}: {instance!r} is not one of {', '.join(map(str, value or []))}"
+        return f"{where}: {_short(instance)} is not one of {', '.join(map(str, value or []))}"
     if kind == "pattern":
-        return f"{where}: {instance!r} does not match {value}"
+        return f"{where}: {_short(instance)} does not match {value}"
     if kind == "format":
-        return f"{where}: {instance!r} is not a {value} (e.g. 2026-02-01T10:30:00Z)"
+        return f"{where}: {_short(instance)} is not a {value} (e.g. 2026-02-01T10:30:00Z)"
+    if kind == "minLength" and instance == "":
+        return f"{where} is empty"
+    if kind in ("maxLength", "minLength") and isinstance(instance, str):
+        limit = value if isinstance(value, int) else "the limit"
+        size = "longer" if kind == "maxLength" else "shorter"
+        return f"{where}: {len(instance)} characters, {size} than {limit}"
     if kind == "minimum" and where.endswith("confidence"):
         return f"{where}: {instance} is below this category's minimum of {value}"
     if kind == "type":
         wanted = value if isinstance(value, str) else " or ".join(map(str, value or []))
         got = "null" if instance is None else type(instance).__name__
-        return f"{where}: expected {wanted}, got {got} {instance!r}"[:200]
+        return f"{where}: expected {wanted}, got {got} {_short(instance)}"
     return f"{where}: {fallback}"

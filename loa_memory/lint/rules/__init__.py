@@ -18,6 +18,7 @@ from . import (
     id_format,
     low_effectiveness,
     min_confidence,
+    missing_expiry,
     near_duplicate,
     schema,
     secret,
@@ -38,8 +39,8 @@ class Rule(Protocol):
 
 _MODULES: tuple[ModuleType, ...] = (
     yaml_syntax, schema, id_format, duplicate_id, wrong_category, supersedes, dangling_link, min_confidence,
-    expired, expiring_soon, archive_fields, near_duplicate, tag_format, summary_length, content_length, secret,
-    low_effectiveness,
+    expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
+    content_length, secret, low_effectiveness,
 )
 RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model import Finding, Severity
+from ...store.times import expiry
 from ..context import LintContext
 
 ID = "missing-expiry"
@@ -24,8 +25,6 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    from ...ops.write import expiry
-
     for entry in ctx.entries():
         ttl = str(entry.data.get("ttl") or "")
         if not ttl.endswith("d") or entry.expires_at:

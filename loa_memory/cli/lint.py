@@ -1,0 +1,95 @@
+"""``lint`` and ``scan-secrets``: findings as text, JSON, GitHub annotations or SARIF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import LoaError
+from .common import State, pass_state
+
+REPORT_FORMATS = ("text", "json", "github", "sarif")
+
+
+def _rule_docs() -> dict[str, str]:
+    from ..lint import RULES_BY_ID
+    from ..lint.engine import EXTRA_RULES
+
+    return {rule_id: module.__doc__ or "" for rule_id, module in {**RULES_BY_ID, **EXTRA_RULES}.items()}
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default=None,
+              help="text (path:line:col: [severity] message (rule)), json, github annotations, sarif 2.1.0.")
+@click.option("--fix", is_flag=True, help="Apply safe mechanical fixes (back-links, expires_at, tags, "
+              "archiving expired entries) and report each one.")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--base", metavar="REF", help="Also check against git history since REF (governance, id collisions).")
+@click.option("--rule", "rules", multiple=True, help="Run only this rule (repeatable).")
+@click.option("--world", "worlds", multiple=True, help="Only these worlds.")
+@click.option("--list-rules", is_flag=True, help="List the rules with their default severity and exit.")
+@click.pass_context
+def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool, strict: bool, base: str | None,
+         rules: tuple[str, ...], worlds: tuple[str, ...], list_rules: bool) -> None:
+    """Check memory files (all of them, or PATHS). Exit 0 clean, 1 errors (or warnings with --strict)."""
+    from ..lint import LintOptions, rule_settings, run_lint
+    from ..render.lint import REPORTER_BY_NAME, fixes_text
+
+    state: State = ctx.obj
+    config = state.config()
+    fmt = fmt or (state.fmt if state.fmt in REPORT_FORMATS else "text")
+    if list_rules:
+        docs = _rule_docs()
+        for rule_id, (enabled, severity) in sorted(rule_settings(config).items()):
+            first = docs.get(rule_id, "").strip().splitlines()[0] if docs.get(rule_id) else ""
+            click.echo(f"{rule_id:<20} {severity if enabled else 'off':<8} {first}")
+        return
+    options = LintOptions(paths=[str(p) for p in paths], rules=rules, worlds=worlds, base=base, strict=strict)
+    if fix:
+        from ..ops.fix import fix_grimoire
+
+        fixes, result = fix_grimoire(config, options)
+        if fmt == "text" and fixes:
+            click.echo(fixes_text(fixes))
+    else:
+        result = run_lint(config, options)
+    output = REPORTER_BY_NAME[fmt](result.findings, result.files, _rule_docs())
+    if output:
+        click.echo(output)
+    ctx.exit(result.exit_code(strict))
+
+
+@click.command("scan-secrets")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default=None, help="Output format.")
+@click.option("--no-pii", is_flag=True, help="Only credentials, not personal data.")
+@click.pass_context
+def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, no_pii: bool) -> None:
+    """Scan any text FILES for secrets and personal data; exit 1 on a finding. Values are never printed."""
+    from ..render.lint import REPORTER_BY_NAME
+    from ..secrets.files import scan_files
+
+    state: State = ctx.obj
+    allowlist: list[str] = []
+    root = None
+    include_pii = not no_pii
+    try:
+        config = state.config()
+        root = config.root
+        allowlist = list(config.section("secrets").get("allowlist") or [])
+        include_pii = include_pii and bool(config.section("secrets").get("pii", True))
+    except LoaError:
+        pass  # scanning needs no grimoire: outside one, defaults apply
+    findings, skipped = scan_files(list(files), allowlist=allowlist, include_pii=include_pii, root=root)
+    for note in skipped:
+        click.echo(f"skipped {note}", err=True)
+    fmt = fmt or (state.fmt if state.fmt in REPORT_FORMATS else "text")
+    output = REPORTER_BY_NAME[fmt](findings, len(files), {"secret": _rule_docs().get("secret", "")})
+    if output:
+        click.echo(output)
+    ctx.exit(1 if findings else 0)
+
+
+__all__ = ["lint", "pass_state", "scan_secrets"]
