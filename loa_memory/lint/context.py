@@ -37,9 +37,23 @@ class LintContext:
         return self._texts[rel]
 
     def entries(self, *, archived: bool | None = None) -> Iterator[Entry]:
-        for entry in self.grimoire.entries:
+        """Every parsed entry, valid or not (schema problems are the schema rule's business)."""
+        for entry in [*self.grimoire.entries, *self.grimoire.invalid]:
             if archived is None or entry.archived == archived:
                 yield entry
+
+    @functools.cached_property
+    def by_id(self) -> dict[str, Entry]:
+        """Every parsed entry by id and alias (first wins), valid or not."""
+        index: dict[str, Entry] = {}
+        for entry in self.entries():
+            for alias in entry.aliases:
+                index.setdefault(alias, entry)
+        real: dict[str, Entry] = {}
+        for entry in self.entries():
+            real.setdefault(entry.id, entry)
+        index.update(real)
+        return index
 
     def field_line(self, entry: Entry, key: str) -> tuple[int, int]:
         """1-based ``(line, col)`` of a top-level field of ``entry`` (the entry's line if absent)."""

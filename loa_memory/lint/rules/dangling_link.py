@@ -22,7 +22,7 @@ SEVERITY: Severity = "error"
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    known = set(ctx.grimoire.by_id)
+    known = set(ctx.by_id)
     for entry in ctx.entries():
         for index, link in enumerate(entry.data.get("links") or []):
             target = link.get("to") if isinstance(link, dict) else None

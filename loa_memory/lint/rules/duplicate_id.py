@@ -20,7 +20,7 @@ FIXABLE = False  # renumbering with reference rewriting arrives with the merge t
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     owners: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
-    for entry in [*ctx.grimoire.entries, *ctx.grimoire.invalid]:
+    for entry in ctx.entries():
         if entry.id:
             owners[entry.id].append((entry, "id"))
         for alias in entry.aliases:

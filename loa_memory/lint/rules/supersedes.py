@@ -29,7 +29,7 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    by_id = ctx.grimoire.by_id
+    by_id = ctx.by_id
     replacers: dict[str, list[Entry]] = defaultdict(list)
     for entry in ctx.entries():
         old_id = entry.supersedes
