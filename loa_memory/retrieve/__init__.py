@@ -1,0 +1,1 @@
+"""Retrieval: full-text index, embeddings sidecar, ranking, recall and why."""
