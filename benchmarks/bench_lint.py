@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.corpus import write_list_file  # noqa: E402
-from loa_memory.store.schema import load_schema  # noqa: E402
+from benchmarks.corpus import write_list_file
+from loa_memory.store.schema import load_schema
 
 CLI = [sys.executable, "-m", "loa_memory"]
 FACTS = "grimoires/loa/memory/facts.yaml"
