@@ -1,0 +1,73 @@
+"""``search`` and ``index``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import click
+
+from .common import State, emit, format_option, pass_state, split_csv
+
+
+def progress_bar() -> Callable[[int, int], None] | None:
+    """A progress line on stderr when it is a terminal; nothing when piped."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        click.echo(f"\rembedding {done}/{total} entries", nl=done >= total, err=True)
+
+    return show
+
+
+@click.command()
+@click.argument("query")
+@click.option("-k", "k", type=click.IntRange(1), default=None,
+              help="How many results (default: retrieval.max_per_query).")
+@click.option("--category", "categories", multiple=True, help="Only these categories (comma-separated, repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Only entries with all these tags.")
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
+@click.option("--history", is_flag=True, help="Include superseded, expired and archived entries (replaced entries "
+              "always rank below their successors).")
+@click.option("--mode", type=click.Choice(["hybrid", "lexical", "semantic"]), default=None,
+              help="Retrieval mode (default: retrieval.mode, hybrid).")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=None, help="Drop entries below this.")
+@click.option("--explain", is_flag=True, help="Show each result's lexical and semantic ranks and weights.")
+@click.option("--track", is_flag=True, help="Record that these results were applied (effectiveness scoring).")
+@format_option()
+@pass_state
+def search(state: State, /, query: str, k: int | None, categories: tuple[str, ...], tags: tuple[str, ...],
+           worlds: tuple[str, ...], history: bool, mode: str | None, min_confidence: float | None, explain: bool,
+           track: bool, fmt: str | None) -> None:
+    """Find memories by words and meaning."""
+    from ..render.search import search_text
+    from ..retrieve.search import SearchOptions, hit_record
+    from ..retrieve.search import search as run_search
+
+    config = state.config()
+    k = k or int(config.section("retrieval").get("max_per_query", 10))
+    options = SearchOptions(query, k, split_csv(categories), split_csv(tags), worlds, history,
+                            mode, min_confidence)  # type: ignore[arg-type]
+    result = run_search(config, options, progress=progress_bar())
+    if track:
+        from ..ops.usage import record_applications
+
+        record_applications(config, [h.entry.id for h in result.hits], source="search", query=query)
+    data = {"query": query, "mode": result.mode, "results": [hit_record(h, explain) for h in result.hits],
+            "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1}
+    emit(state, fmt, data, search_text)
+
+
+@click.command()
+@click.option("--rebuild", is_flag=True, help="Throw the index and vectors away and build them again.")
+@click.option("--no-embed", is_flag=True, help="Only the full-text index, no embeddings.")
+@format_option()
+@pass_state
+def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> None:
+    """Refresh the search index and the embeddings sidecar (normally automatic; derived, under .loa/)."""
+    from ..render.search import index_text
+    from ..retrieve.build import build_index
+
+    report = build_index(state.config(), rebuild=rebuild, embed=not no_embed, progress=progress_bar())
+    emit(state, fmt, report, index_text)

@@ -1,0 +1,45 @@
+"""Usage events: which memories were applied (``--track``) and with what outcome (``feedback``).
+
+Events go to ``.loa/usage.jsonl``, one JSON object per line, appended with O_APPEND under the lock so
+concurrent writers never interleave. Each event has a unique id, so folding them into the committed
+``effectiveness`` counters (``score``) can skip events already counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from ..store.config import Config
+from ..store.lock import ensure_local_dir, locked
+from ..store.times import format_time, now_utc
+
+USAGE_FILE = "usage.jsonl"
+
+
+def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
+    """Append events (each gets ``event_id`` and ``at`` if missing) to the usage log."""
+    if not events:
+        return
+    ensure_local_dir(config.local_dir)
+    lines = []
+    for event in events:
+        full = {"event_id": uuid.uuid4().hex, "at": format_time(now_utc()), **event}
+        lines.append(json.dumps(full, ensure_ascii=False, sort_keys=True) + "\n")
+    with locked(config.local_dir, name="usage.lock"):
+        fd = os.open(config.local_dir / USAGE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, "".join(lines).encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "") -> None:
+    """One ``applied`` event per memory shown to a user or agent who asked to track it."""
+    session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
+                            "session_id": session} for memory_id in memory_ids])

@@ -1,0 +1,220 @@
+"""The Whoosh full-text index under ``.loa/index/``: BM25F over an entry's fields, refreshed incrementally.
+
+Documents are keyed by ``<file>#<item hash>``: an edited entry gets a new key, so a refresh deletes the
+keys that vanished and adds the new ones, and never re-indexes an unchanged entry. A manifest of file
+stats makes the common case (nothing changed) a few ``stat`` calls. The index is derived: when it is
+missing or unreadable it is rebuilt from the files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..model import Entry
+from ..store.atomic import write_atomic
+from ..store.config import Config
+from ..store.load import Grimoire, MemoryFile
+from ..store.lock import locked
+
+INDEX_VERSION = 2
+FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "content": 1.0, "extra": 1.0,
+                "artifacts": 1.0}
+_ID = re.compile(r"\bMEM-[0-9]{8}-[0-9]{3,}\b", re.I)
+
+
+def _schema() -> Any:
+    from whoosh import analysis, fields
+
+    stem = analysis.StemmingAnalyzer()
+    paths = analysis.RegexTokenizer(r"[^/\s.:]+") | analysis.LowercaseFilter()
+    return fields.Schema(
+        key=fields.ID(stored=True, unique=True), id=fields.ID(stored=True), world=fields.ID(stored=True),
+        category=fields.ID(stored=True), aliases=fields.KEYWORD(lowercase=True),
+        summary=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["summary"]),
+        content=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["content"]),
+        tags=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["tags"]),
+        cue=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["cue"]),
+        decision=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["decision"]),
+        extra=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["extra"]),
+        artifacts=fields.TEXT(analyzer=paths, field_boost=FIELD_BOOSTS["artifacts"]),
+    )
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return " ".join(_text(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def document(key: str, entry: Entry) -> dict[str, str]:
+    """The fields of one entry as the index sees them."""
+    data = entry.data
+    raw_source = data.get("source")
+    source: dict[str, Any] = raw_source if isinstance(raw_source, dict) else {}
+    artifacts = [*(data.get("artifacts") or []), *([source["file_path"]] if source.get("file_path") else [])]
+    return {
+        "key": key, "id": entry.id.lower(), "world": entry.world, "category": entry.category,
+        "aliases": " ".join(a.lower() for a in entry.aliases),
+        "summary": entry.summary, "content": entry.content, "tags": " ".join(t.replace("-", " ") for t in entry.tags),
+        "cue": _text([data.get("trigger"), data.get("lesson")]),
+        "decision": _text([data.get("alternatives"), data.get("rationale"), data.get("attempted"),
+                           data.get("failure_reason")]),
+        "extra": _text([data.get(k) for k in ("error", "resolution", "context", "evidence", "goal", "outcome",
+                                              "title", "steps", "task", "next_steps", "known_issues")]),
+        "artifacts": _text(artifacts),
+    }
+
+
+def entry_keys(grimoire: Grimoire, mf: MemoryFile) -> Iterator[tuple[str, Entry]]:
+    """(key, entry) for every entry of one file."""
+    for digest, line, data, _problems in grimoire.items.get(mf.rel, ()):
+        if isinstance(data, dict):
+            yield f"{mf.rel}#{digest or line}", Entry(data, mf.world, mf.rel, line + 1, mf.archived)
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What a refresh did."""
+
+    added: int
+    removed: int
+    rebuilt: bool
+
+
+class FullTextIndex:
+    """The index of one repository (all worlds), opened lazily."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.dir = config.local_dir / "index"
+        self.manifest_path = self.dir / "manifest.json"
+        self._ix: Any = None
+
+    def _manifest(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.manifest_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) and data.get("version") == INDEX_VERSION else {}
+
+    def refresh(self, grimoire: Grimoire, *, rebuild: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> Refresh:
+        """Bring the index up to date with the files (only changed entries are touched)."""
+        from whoosh import index as windex
+
+        stats = {}
+        for mf in grimoire.files:
+            try:
+                st = mf.path.stat()
+            except OSError:
+                continue
+            stats[mf.rel] = [st.st_size, st.st_mtime_ns]
+        manifest = {} if rebuild else self._manifest()
+        if manifest and manifest.get("stats") == stats and windex.exists_in(str(self.dir)):
+            return Refresh(0, 0, False)
+        with locked(self.config.local_dir, name="index.lock", timeout=600):
+            manifest = {} if rebuild else self._manifest()
+            rebuilt = not manifest or not windex.exists_in(str(self.dir))
+            if not rebuilt:
+                try:
+                    self._ix = windex.open_dir(str(self.dir))
+                except Exception:
+                    rebuilt = True
+            if rebuilt:
+                shutil.rmtree(self.dir, ignore_errors=True)
+                self.dir.mkdir(parents=True, exist_ok=True)
+                self._ix = windex.create_in(str(self.dir), _schema())
+                manifest = {"version": INDEX_VERSION, "stats": {}, "keys": {}}
+            old_keys: dict[str, list[str]] = manifest.get("keys", {})
+            new_keys: dict[str, list[str]] = {}
+            removed: list[str] = []
+            added: list[tuple[str, Entry]] = []
+            for mf in grimoire.files:
+                if mf.rel not in stats:
+                    continue
+                pairs = list(entry_keys(grimoire, mf))
+                new_keys[mf.rel] = [key for key, _ in pairs]
+                if manifest.get("stats", {}).get(mf.rel) == stats[mf.rel] and mf.rel in old_keys:
+                    continue
+                before = set(old_keys.get(mf.rel, []))
+                now = set(new_keys[mf.rel])
+                removed.extend(before - now)
+                added.extend((key, entry) for key, entry in pairs if key not in before)
+            for rel, keys in old_keys.items():
+                if rel not in new_keys:
+                    removed.extend(keys)
+            if added or removed:
+                self._write(added, removed, progress)
+            write_atomic(self.manifest_path, json.dumps({"version": INDEX_VERSION, "stats": stats,
+                                                         "keys": new_keys}))
+        return Refresh(len(added), len(removed), rebuilt)
+
+    def _write(self, added: Sequence[tuple[str, Entry]], removed: Sequence[str],
+               progress: Callable[[int, int], None] | None) -> None:
+        from whoosh.writing import AsyncWriter
+
+        big = len(added) > 2000
+        writer = self._ix.writer(procs=1, limitmb=256, multisegment=False) if big else AsyncWriter(self._ix)
+        for key in removed:
+            writer.delete_by_term("key", key)
+        for number, (key, entry) in enumerate(added, 1):
+            writer.add_document(**document(key, entry))
+            if progress is not None and number % 500 == 0:
+                progress(number, len(added))
+        writer.commit()
+
+    def searcher(self) -> Any:
+        from whoosh import index as windex
+
+        if self._ix is None:
+            self._ix = windex.open_dir(str(self.dir))
+        return self._ix.searcher()
+
+    def search(self, text: str, limit: int = 100) -> list[tuple[str, float]]:
+        """(key, BM25F score) of the best ``limit`` documents for free text, best first."""
+        query = build_query(text)
+        if query is None:
+            return []
+        with self.searcher() as searcher:
+            hits = searcher.search(query, limit=limit)
+            return [(hit["key"], float(hit.score)) for hit in hits]
+
+    def remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def build_query(text: str) -> Any:
+    """An OR over the query's stemmed words in every text field (no query syntax: users type prose)."""
+    from whoosh import analysis, query
+
+    analyzer = analysis.StemmingAnalyzer()
+    words = list(dict.fromkeys(token.text for token in analyzer(text)))
+    terms: list[Any] = []
+    for word in words:
+        terms.extend(query.Term(name, word) for name in FIELD_BOOSTS if name != "artifacts")
+    for name in _ID.findall(text):
+        terms.append(query.Term("id", name.lower(), boost=10.0))
+        terms.append(query.Term("aliases", name.lower(), boost=10.0))
+    for token in re.findall(r"[\w-]+(?:/[\w.-]+)+|[\w-]+\.[a-z]{1,5}\b", text):
+        for piece in re.split(r"[/\s.:]+", token.lower()):
+            if piece:
+                terms.append(query.Term("artifacts", piece))
+    if not terms:
+        return None
+    return query.Or(terms)
+
+
+def index_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
+
+

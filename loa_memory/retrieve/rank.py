@@ -1,0 +1,106 @@
+"""Hybrid ranking, as pure functions: fuse lexical and semantic results, then weight each entry.
+
+Fusion is a weighted convex combination of normalised scores (BM25 divided by the best BM25;
+cosine mapped through a floor so unrelated texts score ~0), plus a small reciprocal-rank term
+that breaks ties toward entries both retrievers agree on. Weights then follow the task strategy
+(category), confidence, recency, effectiveness tier and memory tier (episodic entries decay).
+Every factor is recorded so ``--explain`` can show why an entry ranked where it did.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..model import Entry
+from ..store.times import parse_time
+
+COSINE_FLOOR = 0.15  # MiniLM cosine of unrelated texts sits around 0-0.2
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Knobs of the ranking; ``category`` comes from the task strategy."""
+
+    lexical: float = 0.4
+    semantic: float = 0.6
+    agreement: float = 0.1
+    recency_weight: float = 0.1
+    episodic_half_life_days: float = 14.0
+    category: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fused:
+    """One candidate after fusion: its scores and ranks in each retriever (None: not retrieved)."""
+
+    key: str
+    score: float
+    lexical_rank: int | None
+    lexical_score: float | None
+    semantic_rank: int | None
+    semantic_score: float | None
+
+
+def fuse(lexical: Sequence[tuple[str, float]], semantic: Sequence[tuple[str, float]],
+         weights: Weights) -> list[Fused]:
+    """Combine two ranked lists of (key, score), best first; returns all candidates, best first."""
+    lex = {key: (rank, score) for rank, (key, score) in enumerate(lexical, 1)}
+    sem = {key: (rank, score) for rank, (key, score) in enumerate(semantic, 1)}
+    top_lex = max((score for _, score in lexical), default=0.0) or 1.0
+    use_lex = weights.lexical if lexical else 0.0
+    use_sem = weights.semantic if semantic else 0.0
+    total = (use_lex + use_sem) or 1.0
+    result = []
+    for key in dict.fromkeys([*lex, *sem]):
+        lex_rank, lex_score = lex.get(key, (None, None))
+        sem_rank, sem_score = sem.get(key, (None, None))
+        lexical_part = (lex_score or 0.0) / top_lex
+        semantic_part = max(0.0, ((sem_score or 0.0) - COSINE_FLOOR) / (1.0 - COSINE_FLOOR))
+        agreement = sum(1.0 / (RRF_K + rank) for rank in (lex_rank, sem_rank) if rank) * RRF_K / 2
+        score = (use_lex * lexical_part + use_sem * semantic_part) / total + weights.agreement * agreement
+        result.append(Fused(key, score, lex_rank, lex_score, sem_rank, sem_score))
+    result.sort(key=lambda f: (-f.score, f.key))
+    return result
+
+
+def tier(entry: Entry) -> str:
+    """Effectiveness tier: high ≥ 80, medium 50-79, low 20-49, ineffective < 20, or unscored."""
+    eff = entry.data.get("effectiveness")
+    if not isinstance(eff, dict) or not isinstance(eff.get("score"), int) or not eff.get("applications"):
+        return "unscored"
+    score = int(eff["score"])
+    return "high" if score >= 80 else "medium" if score >= 50 else "low" if score >= 20 else "ineffective"
+
+
+TIER_FACTOR = {"high": 1.15, "medium": 1.0, "unscored": 1.0, "low": 0.85, "ineffective": 0.5}
+
+
+def entry_factors(entry: Entry, weights: Weights, now: datetime) -> dict[str, float]:
+    """The multipliers applied to one entry's fused score, by name."""
+    age_days = 0.0
+    stamp = parse_time(entry.timestamp)
+    if stamp is not None:
+        age_days = max(0.0, (now - stamp).total_seconds() / 86400)
+    factors = {
+        "category": weights.category.get(entry.category, 1.0),
+        "confidence": 0.75 + 0.25 * min(max(entry.confidence, 0.0), 1.0),
+        "recency": 1.0 + weights.recency_weight * math.exp(-age_days / 180.0),
+        "effectiveness": TIER_FACTOR[tier(entry)],
+    }
+    if entry.category == "episode":
+        retention = math.exp(-math.log(2) * age_days / max(weights.episodic_half_life_days, 0.1))
+        factors["episodic_decay"] = 0.6 * (0.3 + 0.7 * retention)
+    return factors
+
+
+def weigh(fused: Fused, entry: Entry, weights: Weights, now: datetime) -> tuple[float, dict[str, float]]:
+    """The final score of a fused candidate, and the factors that made it."""
+    factors = entry_factors(entry, weights, now)
+    score = fused.score
+    for value in factors.values():
+        score *= value
+    return score, factors

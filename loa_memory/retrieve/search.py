@@ -1,0 +1,252 @@
+"""``search``: lexical (Whoosh BM25F) and semantic (embeddings sidecar) retrieval, fused and weighted.
+
+By default only current knowledge is returned: archived, expired and ineffective entries are left
+out, and a superseded entry that matches stands aside for its current successor. With ``history``
+everything is returned, and a replaced entry always ranks below the entry that replaced it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from ..errors import UsageError
+from ..model import Entry
+from ..store.config import Config
+from ..store.load import Grimoire, load_grimoire
+from ..store.times import now_utc
+from .index import FullTextIndex, entry_keys
+from .rank import Fused, Weights, fuse, tier, weigh
+
+Mode = Literal["hybrid", "lexical", "semantic"]
+EAGER_EMBED_LIMIT = 3000  # missing vectors embedded before answering; more waits for `loa-memory index`
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    query: str
+    k: int = 10
+    categories: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    worlds: Sequence[str] = ()
+    history: bool = False
+    mode: Mode | None = None
+    min_confidence: float | None = None
+
+
+@dataclass
+class Hit:
+    entry: Entry
+    status: str
+    score: float
+    fused: Fused
+    factors: dict[str, float] = field(default_factory=dict)
+    via: list[str] = field(default_factory=list)  # superseded entries whose match this hit stands in for
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    mode: str
+    warnings: list[str] = field(default_factory=list)
+    embedded_now: int = 0
+    unembedded: int = 0
+    seconds: float = 0.0
+
+
+def weights_from(config: Config, category: dict[str, float] | None = None) -> Weights:
+    retrieval = config.section("retrieval")
+    return Weights(recency_weight=float(retrieval.get("recency_weight", 0.1)),
+                   episodic_half_life_days=float(retrieval.get("episodic_half_life_days", 14)),
+                   category=category or {})
+
+
+class Retriever:
+    """Keys ↔ entries, the index and the sidecar of one loaded grimoire."""
+
+    def __init__(self, config: Config, grimoire: Grimoire,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        self.config = config
+        self.grimoire = grimoire
+        self.entries: dict[str, Entry] = {}
+        for mf in grimoire.files:
+            for key, entry in entry_keys(grimoire, mf):
+                self.entries[key] = entry
+        self.index = FullTextIndex(config)
+        self.progress = progress
+        self.warnings: list[str] = []
+        self.embedded_now = 0
+        self.unembedded = 0
+
+    def lexical(self, text: str, limit: int) -> list[tuple[str, float]]:
+        self.index.refresh(self.grimoire)
+        return [(key, score) for key, score in self.index.search(text, limit) if key in self.entries]
+
+    def semantic(self, text: str, limit: int, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
+        from .embed import Sidecar, embedding_text, select_embedder, text_hash
+
+        choice = select_embedder(self.config.section("retrieval").get("embedder"))
+        if choice.warning:
+            self.warnings.append(choice.warning)
+        sidecar = Sidecar(self.config.local_dir / "embeddings", choice.embedder)
+        wanted = list(keys) if keys is not None else list(self.entries)
+        hash_of = {key: text_hash(embedding_text(self.entries[key])) for key in wanted}
+        texts = {hash_of[key]: embedding_text(self.entries[key]) for key in wanted}
+        stored = sidecar.hashes()
+        missing = [(h, t) for h, t in texts.items() if h not in stored]
+        if missing and len(missing) <= EAGER_EMBED_LIMIT:
+            self.embedded_now = sidecar.ensure(missing, progress=self.progress)
+        elif missing:
+            self.unembedded = len(missing)
+            self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
+                                 "run `loa-memory index` once to embed them")
+        by_hash: dict[str, list[str]] = {}
+        for key, digest in hash_of.items():
+            by_hash.setdefault(digest, []).append(key)
+        query = choice.embedder.embed([text])[0]
+        results: list[tuple[str, float]] = []
+        for digest, score in sidecar.search(query, list(by_hash), k=limit):
+            results.extend((key, score) for key in by_hash[digest])
+        return results
+
+
+def _eligible(entry: Entry, options: SearchOptions, min_confidence: float) -> bool:
+    if options.categories and entry.category not in options.categories:
+        return False
+    if options.tags and not set(options.tags) <= set(entry.tags):
+        return False
+    if options.worlds and entry.world not in options.worlds:
+        return False
+    return entry.confidence >= min_confidence or "confidence" not in entry.data
+
+
+def search(config: Config, options: SearchOptions, *, grimoire: Grimoire | None = None,
+           weights: Weights | None = None, now: datetime | None = None,
+           progress: Callable[[int, int], None] | None = None) -> SearchResult:
+    """Rank the grimoire's entries for ``options.query``."""
+    started = time.perf_counter()
+    if not options.query.strip():
+        raise UsageError("the query is empty", hint='e.g. loa-memory search "why postgres"')
+    mode: Mode = options.mode or config.section("retrieval").get("mode", "hybrid")
+    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    retriever = Retriever(config, grimoire, progress)
+    weights = weights or weights_from(config)
+    moment = now or now_utc()
+    pool = max(50, options.k * 10)
+    lexical = retriever.lexical(options.query, pool) if mode != "semantic" else []
+    semantic = retriever.semantic(options.query, pool) if mode != "lexical" else []
+    if mode == "lexical":
+        weights = Weights(lexical=1.0, semantic=0.0, agreement=0.0, recency_weight=weights.recency_weight,
+                          episodic_half_life_days=weights.episodic_half_life_days, category=weights.category)
+    fused = fuse(lexical, semantic, weights)
+    minimum = options.min_confidence if options.min_confidence is not None else \
+        float(config.section("retrieval").get("min_confidence", 0.0))
+    hits = _select(grimoire, retriever.entries, fused, options, minimum, weights, moment)
+    return SearchResult(hits[: options.k], mode, retriever.warnings, retriever.embedded_now,
+                        retriever.unembedded, time.perf_counter() - started)
+
+
+def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], options: SearchOptions,
+            minimum: float, weights: Weights, now: datetime) -> list[Hit]:
+    key_of = {(e.id, e.path): key for key, e in entries.items()}
+    hits: dict[str, Hit] = {}
+    for candidate in fused:
+        entry = entries[candidate.key]
+        status = grimoire.status(entry, now)
+        if not options.history:
+            if status == "superseded":
+                current = _current(grimoire, entry)
+                if current is None:
+                    continue
+                target_key = key_of.get((current.id, current.path))
+                if target_key is None:
+                    continue
+                score, factors = weigh(candidate, current, weights, now)
+                existing = hits.get(target_key)
+                if existing is None or existing.score < score:
+                    via = (existing.via if existing else []) + [entry.id]
+                    hits[target_key] = Hit(current, "active", score, candidate, factors, via)
+                elif entry.id not in existing.via:
+                    existing.via.append(entry.id)
+                continue
+            if status in ("archived", "expired") or tier(entry) == "ineffective":
+                continue
+        if not _eligible(entry, options, minimum):
+            continue
+        score, factors = weigh(candidate, entry, weights, now)
+        if candidate.key not in hits or hits[candidate.key].score < score:
+            hits[candidate.key] = Hit(entry, status, score, candidate, factors,
+                                      hits[candidate.key].via if candidate.key in hits else [])
+    ranked = sorted(hits.values(), key=lambda h: (-h.score, h.entry.id))
+    if options.history:
+        ranked = _successors_first(grimoire, ranked, key_of, entries, weights, now)
+    return [h for h in ranked if _eligible(h.entry, options, minimum)]
+
+
+def _current(grimoire: Grimoire, entry: Entry) -> Entry | None:
+    """The end of ``entry``'s supersede chain (None if the chain loops or ends in nothing)."""
+    seen = {entry.id}
+    current = entry
+    while (nxt := grimoire.superseder(current)) is not None:
+        if nxt.id in seen:
+            return None
+        seen.add(nxt.id)
+        current = nxt
+    return current if current is not entry else None
+
+
+def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[str, str], str],
+                      entries: dict[str, Entry], weights: Weights, now: datetime) -> list[Hit]:
+    """With history shown, a replaced entry never ranks above the entry that replaced it."""
+    position = {h.entry.id: n for n, h in enumerate(ranked)}
+    result = list(ranked)
+    for hit in ranked:
+        successor = grimoire.superseder(hit.entry)
+        if successor is None:
+            continue
+        if successor.id not in position:
+            key = key_of.get((successor.id, successor.path))
+            if key is None:
+                continue
+            result.append(Hit(successor, grimoire.status(successor, now), hit.score * 1.0001, hit.fused,
+                              dict(hit.factors), [hit.entry.id]))
+            position[successor.id] = len(result) - 1
+    changed = True
+    guard = 0
+    while changed and guard < 10:
+        changed = False
+        guard += 1
+        result.sort(key=lambda h: (-h.score, h.entry.id))
+        order = {h.entry.id: n for n, h in enumerate(result)}
+        for hit in result:
+            successor = grimoire.superseder(hit.entry)
+            if successor is not None and successor.id in order and order[successor.id] > order[hit.entry.id]:
+                better = result[order[successor.id]]
+                better.score, hit.score = max(better.score, hit.score) * 1.0001, min(better.score, hit.score)
+                changed = True
+    result.sort(key=lambda h: (-h.score, h.entry.id))
+    return result
+
+
+def hit_record(hit: Hit, explain: bool = False) -> dict[str, Any]:
+    """The stable JSON shape of one search result."""
+    from .browse import headline
+
+    record: dict[str, Any] = {
+        "id": hit.entry.id, "category": hit.entry.category, "world": hit.entry.world, "status": hit.status,
+        "score": round(hit.score, 6), "path": hit.entry.path, "line": hit.entry.line,
+        "summary": headline(hit.entry), "entry": dict(hit.entry.data),
+    }
+    if hit.via:
+        record["stands_in_for"] = hit.via
+    if explain:
+        record["explain"] = {
+            "fused": round(hit.fused.score, 6),
+            "lexical": {"rank": hit.fused.lexical_rank, "score": hit.fused.lexical_score},
+            "semantic": {"rank": hit.fused.semantic_rank, "score": hit.fused.semantic_score},
+            "factors": {k: round(v, 4) for k, v in hit.factors.items()},
+        }
+    return record
