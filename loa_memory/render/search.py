@@ -19,6 +19,8 @@ def search_text(data: dict[str, Any]) -> str:
             sem = ex["semantic"]
             factors = " ".join(f"{k}×{v}" for k, v in ex["factors"].items())
             cosine = f", cosine {sem['score']:.3f}" if sem["score"] is not None else ""
+            if lex.get("coverage") is not None:
+                cosine += f", words matched {lex['coverage']:.0%}"
             lines.append(f"      score {hit['score']:.4f} = fused {ex['fused']:.4f} "
                          f"(lexical rank {lex['rank'] or '-'}, semantic rank {sem['rank'] or '-'}{cosine}) × {factors}")
     if not lines:

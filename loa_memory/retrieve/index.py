@@ -25,6 +25,7 @@ from ..store.lock import locked
 INDEX_VERSION = 2
 FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "content": 1.0, "extra": 1.0,
                 "artifacts": 1.0}
+TEXT_FIELDS = ("summary", "content", "tags", "cue", "decision", "extra")
 _ID = re.compile(r"\bMEM-[0-9]{8}-[0-9]{3,}\b", re.I)
 
 
@@ -180,14 +181,27 @@ class FullTextIndex:
             self._ix = windex.open_dir(str(self.dir))
         return self._ix.searcher()
 
-    def search(self, text: str, limit: int = 100) -> list[tuple[str, float]]:
-        """(key, BM25F score) of the best ``limit`` documents for free text, best first."""
+    def search(self, text: str, limit: int = 100) -> list[tuple[str, float, float]]:
+        """(key, BM25F score, coverage) of the best ``limit`` documents for free text, best first.
+
+        Coverage is the idf-weighted share of the query's words that the document contains.
+        """
         query = build_query(text)
         if query is None:
             return []
         with self.searcher() as searcher:
-            hits = searcher.search(query, limit=limit)
-            return [(hit["key"], float(hit.score)) for hit in hits]
+            idf: dict[str, float] = {}
+            for term in query.subqueries:
+                if term.fieldname in TEXT_FIELDS and searcher.doc_frequency(term.fieldname, term.text):
+                    idf[term.text] = max(idf.get(term.text, 0.0), searcher.idf(term.fieldname, term.text))
+            total = sum(idf.values()) or 1.0
+            hits = searcher.search(query, limit=limit, terms=True)
+            results = []
+            for hit in hits:
+                words = {text.decode() if isinstance(text, bytes) else text for _f, text in hit.matched_terms()}
+                coverage = sum(idf.get(word, 0.0) for word in words) / total
+                results.append((hit["key"], float(hit.score), min(coverage, 1.0)))
+            return results
 
     def remove(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -81,11 +81,12 @@ class Retriever:
         self.embedded_now = 0
         self.unembedded = 0
 
-    def lexical(self, text: str, limit: int) -> list[tuple[str, float]]:
+    def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
         self.index.refresh(self.grimoire)
-        return [(key, score) for key, score in self.index.search(text, limit) if key in self.entries]
+        return [hit for hit in self.index.search(text, limit) if hit[0] in self.entries]
 
-    def semantic(self, text: str, limit: int, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
+    def semantic(self, text: str, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
+        """(key, cosine) of every entry with a vector, best first."""
         from .embed import Sidecar, embedding_text, select_embedder, text_hash
 
         choice = select_embedder(self.config.section("retrieval").get("embedder"))
@@ -108,7 +109,7 @@ class Retriever:
             by_hash.setdefault(digest, []).append(key)
         query = choice.embedder.embed([text])[0]
         results: list[tuple[str, float]] = []
-        for digest, score in sidecar.search(query, list(by_hash), k=limit):
+        for digest, score in sidecar.search(query, list(by_hash), k=len(by_hash)):
             results.extend((key, score) for key in by_hash[digest])
         return results
 
@@ -137,10 +138,7 @@ def search(config: Config, options: SearchOptions, *, grimoire: Grimoire | None 
     moment = now or now_utc()
     pool = max(50, options.k * 10)
     lexical = retriever.lexical(options.query, pool) if mode != "semantic" else []
-    semantic = retriever.semantic(options.query, pool) if mode != "lexical" else []
-    if mode == "lexical":
-        weights = Weights(lexical=1.0, semantic=0.0, agreement=0.0, recency_weight=weights.recency_weight,
-                          episodic_half_life_days=weights.episodic_half_life_days, category=weights.category)
+    semantic = retriever.semantic(options.query) if mode != "lexical" else []
     fused = fuse(lexical, semantic, weights)
     minimum = options.min_confidence if options.min_confidence is not None else \
         float(config.section("retrieval").get("min_confidence", 0.0))
@@ -203,7 +201,7 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[
     """With history shown, a replaced entry never ranks above the entry that replaced it."""
     position = {h.entry.id: n for n, h in enumerate(ranked)}
     result = list(ranked)
-    for hit in ranked:
+    for hit in result:  # grows while we walk it: a whole chain gets pulled in
         successor = grimoire.superseder(hit.entry)
         if successor is None:
             continue
@@ -216,7 +214,7 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[
             position[successor.id] = len(result) - 1
     changed = True
     guard = 0
-    while changed and guard < 10:
+    while changed and guard < 50:
         changed = False
         guard += 1
         result.sort(key=lambda h: (-h.score, h.entry.id))
@@ -245,7 +243,8 @@ def hit_record(hit: Hit, explain: bool = False) -> dict[str, Any]:
     if explain:
         record["explain"] = {
             "fused": round(hit.fused.score, 6),
-            "lexical": {"rank": hit.fused.lexical_rank, "score": hit.fused.lexical_score},
+            "lexical": {"rank": hit.fused.lexical_rank, "score": hit.fused.lexical_score,
+                        "coverage": hit.fused.coverage},
             "semantic": {"rank": hit.fused.semantic_rank, "score": hit.fused.semantic_score},
             "factors": {k: round(v, 4) for k, v in hit.factors.items()},
         }

@@ -1,0 +1,137 @@
+"""Retrieval quality on real public text: recall@5 and MRR@10 per query kind, for BM25 alone, embeddings
+alone and the hybrid, plus how often the current entry ranks above the one it replaced.
+
+The data (benchmarks/data/retrieval/) are memories condensed from public ADRs, postmortems and runbooks,
+with queries of five kinds: lookup, paraphrase (no shared content words), why, task, superseded.
+Queries run in-process through the same `search` function as the CLI, with `history=True` (superseded
+entries present), like `loa-memory search --history --format json`.
+
+Run: python benchmarks/retrieval_quality.py [--data DIR] [--queries FILE ...]
+     → prints the table and writes benchmarks/reports/retrieval-quality.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from loa_memory.ops.init import init_repo  # noqa: E402
+from loa_memory.ops.write import markdown_text  # noqa: E402
+from loa_memory.retrieve.search import SearchOptions, search  # noqa: E402
+from loa_memory.store import load_config, yamlio  # noqa: E402
+from loa_memory.store.schema import load_schema  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "retrieval"
+MODES = ("lexical", "semantic", "hybrid")
+
+
+def load_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def seed(root: Path, memories: list[dict[str, Any]]) -> None:
+    """Write the memories into a fresh grimoire (fields our schema does not know are dropped)."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    init_repo(root)
+    config = load_config(root)
+    known = set(load_schema("memory")["properties"])
+    by_file: dict[Path, list[str]] = defaultdict(list)
+    for memory in memories:
+        data = {k: v for k, v in memory.items() if k in known}
+        cat = config.category(data["category"])
+        memdir = config.memory_dir()
+        if cat.kind == "markdown":
+            (memdir / cat.path).mkdir(parents=True, exist_ok=True)
+            (memdir / cat.path / f"{data['id'].lower()}.md").write_text(markdown_text(data))
+        else:
+            by_file[memdir / cat.path].append(yamlio.dump_item(data))
+    for path, items in by_file.items():
+        path.write_text("".join(items))
+
+
+def evaluate(root: Path, queries: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    config = load_config(root)
+    per_kind: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    order_ok = order_total = 0
+    misses = []
+    started = time.perf_counter()
+    for query in queries:
+        result = search(config, SearchOptions(query["query"], k=10, history=True, mode=mode))  # type: ignore[arg-type]
+        ids = [hit.entry.id for hit in result.hits]
+        relevant = set(query["relevant"])
+        recall5 = 1.0 if relevant & set(ids[:5]) else 0.0
+        rr = next((1.0 / n for n, i in enumerate(ids[:10], 1) if i in relevant), 0.0)
+        per_kind[query["kind"]].append((recall5, rr))
+        if not recall5:
+            misses.append((query["id"], query["kind"], query["query"]))
+        if query["kind"] == "superseded" and query.get("current") and query.get("replaced"):
+            order_total += 1
+            current, replaced = query["current"], query["replaced"]
+            if current in ids and (replaced not in ids or ids.index(current) < ids.index(replaced)):
+                order_ok += 1
+    elapsed = time.perf_counter() - started
+    table = {kind: (sum(r for r, _ in v) / len(v), sum(m for _, m in v) / len(v), len(v))
+             for kind, v in sorted(per_kind.items())}
+    every = [pair for v in per_kind.values() for pair in v]
+    table["overall"] = (sum(r for r, _ in every) / len(every), sum(m for _, m in every) / len(every), len(every))
+    return {"table": table, "order": (order_ok, order_total), "misses": misses,
+            "ms_per_query": 1000 * elapsed / max(len(queries), 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--queries", type=Path, nargs="*", default=None)
+    parser.add_argument("--modes", nargs="*", default=list(MODES))
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    memories = load_jsonl(args.data / "memories.jsonl")
+    query_files = args.queries or sorted(args.data.glob("queries*.jsonl"))
+    queries = [q for path in query_files for q in load_jsonl(path)]
+    base = Path(tempfile.mkdtemp(prefix="loa-bench-quality-"))
+    try:
+        root = base / "repo"
+        seed(root, memories)
+        search(load_config(root), SearchOptions("warm up", k=1))  # build index and vectors once
+        results = {mode: evaluate(root, queries, mode) for mode in args.modes}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    kinds = list(next(iter(results.values()))["table"])
+    lines = ["# Retrieval quality", "",
+             f"{len(memories)} memories from public ADRs, postmortems and runbooks; {len(queries)} queries "
+             f"({', '.join(p.name for p in query_files)}); search with history (superseded entries present).", "",
+             "| kind | n | " + " | ".join(f"{m} R@5 | {m} MRR@10" for m in args.modes) + " |",
+             "|---|---|" + "---|---|" * len(args.modes)]
+    for kind in kinds:
+        n = results[args.modes[0]]["table"][kind][2]
+        cells = " | ".join(f"{results[m]['table'][kind][0]:.3f} | {results[m]['table'][kind][1]:.3f}"
+                           for m in args.modes)
+        lines.append(f"| {kind} | {n} | {cells} |")
+    lines.append("")
+    for mode in args.modes:
+        ok, total = results[mode]["order"]
+        lines.append(f"- {mode}: current entry above the replaced one in {ok}/{total} superseded queries; "
+                     f"{results[mode]['ms_per_query']:.0f} ms per query in-process")
+    report = "\n".join(lines) + "\n"
+    print(report)
+    if args.show_misses:
+        for mode in args.modes:
+            for miss in results[mode]["misses"]:
+                print(mode, *miss)
+    out = Path(__file__).parent / "reports" / "retrieval-quality.md"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(report)
+
+
+if __name__ == "__main__":
+    main()
