@@ -25,11 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from loa_memory.ops.init import init_repo  # noqa: E402
-from loa_memory.ops.write import markdown_text  # noqa: E402
-from loa_memory.retrieve.search import SearchOptions, search  # noqa: E402
-from loa_memory.store import load_config, yamlio  # noqa: E402
-from loa_memory.store.schema import load_schema  # noqa: E402
+from loa_memory.ops.init import init_repo
+from loa_memory.ops.write import markdown_text
+from loa_memory.retrieve.search import SearchOptions, search
+from loa_memory.store import load_config, yamlio
+from loa_memory.store.schema import load_schema
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 MODES = ("lexical", "semantic", "hybrid")
