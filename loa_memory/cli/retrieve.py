@@ -71,3 +71,35 @@ def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> No
 
     report = build_index(state.config(), rebuild=rebuild, embed=not no_embed, progress=progress_bar())
     emit(state, fmt, report, index_text)
+
+
+@click.command()
+@click.argument("task")
+@click.option("--budget", type=click.IntRange(50), default=None, help="Token budget (default: retrieval.budget).")
+@click.option("--task-type", type=click.Choice(["auto", "exploration", "implementation", "debugging", "review",
+                                                "refactoring"]), default="auto", show_default=True)
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
+@click.option("--track", is_flag=True, help="Record that these memories were applied (effectiveness scoring).")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
+              help="markdown (default, for a prompt), json for agents.")
+@pass_state
+def recall(state: State, /, task: str, budget: int | None, task_type: str, worlds: tuple[str, ...], track: bool,
+           fmt: str | None) -> None:
+    """What to know before TASK: corrections as imperatives, then relevant memories, within a budget."""
+    from ..render.recall import recall_markdown
+    from ..retrieve.recall import RecallOptions, log_economics, recall_record
+    from ..retrieve.recall import recall as run_recall
+
+    config = state.config()
+    options = RecallOptions(task, budget or int(config.section("retrieval").get("budget", 1500)),
+                            None if task_type == "auto" else task_type, worlds)  # type: ignore[arg-type]
+    result = run_recall(config, options)
+    log_economics(config, result)
+    data = recall_record(result)
+    if track:
+        from ..ops.usage import record_applications
+
+        ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
+        record_applications(config, ids, source="recall", query=task)
+    fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
+    emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)

@@ -80,6 +80,8 @@ class Retriever:
         self.warnings: list[str] = []
         self.embedded_now = 0
         self.unembedded = 0
+        self._sidecar: Any = None
+        self.is_fallback = False
 
     def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
         self.index.refresh(self.grimoire)
@@ -87,12 +89,9 @@ class Retriever:
 
     def semantic(self, text: str, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
         """(key, cosine) of every entry with a vector, best first."""
-        from .embed import Sidecar, embedding_text, select_embedder, text_hash
+        from .embed import embedding_text, text_hash
 
-        choice = select_embedder(self.config.section("retrieval").get("embedder"))
-        if choice.warning:
-            self.warnings.append(choice.warning)
-        sidecar = Sidecar(self.config.local_dir / "embeddings", choice.embedder)
+        sidecar = self.sidecar()
         wanted = list(keys) if keys is not None else list(self.entries)
         hash_of = {key: text_hash(embedding_text(self.entries[key])) for key in wanted}
         texts = {hash_of[key]: embedding_text(self.entries[key]) for key in wanted}
@@ -107,11 +106,35 @@ class Retriever:
         by_hash: dict[str, list[str]] = {}
         for key, digest in hash_of.items():
             by_hash.setdefault(digest, []).append(key)
-        query = choice.embedder.embed([text])[0]
+        query = self.vectors([text])[0]
         results: list[tuple[str, float]] = []
         for digest, score in sidecar.search(query, list(by_hash), k=len(by_hash)):
             results.extend((key, score) for key in by_hash[digest])
         return results
+
+
+    def sidecar(self) -> Any:
+        """The embeddings sidecar of the configured embedder (the fallback, with a warning, if missing)."""
+        if self._sidecar is None:
+            from .embed import Sidecar, select_embedder
+
+            choice = select_embedder(self.config.section("retrieval").get("embedder"))
+            if choice.warning:
+                self.warnings.append(choice.warning)
+            self.is_fallback = choice.is_fallback
+            self._sidecar = Sidecar(self.config.local_dir / "embeddings", choice.embedder)
+        return self._sidecar
+
+    def vectors(self, texts: Sequence[str], *, cache: bool = False) -> Any:
+        """Unit vectors of ``texts`` (cached in the sidecar when ``cache``: short cue texts, not queries)."""
+        sidecar = self.sidecar()
+        if not cache:
+            return sidecar.embedder.embed(list(texts))
+        from .embed import text_hash
+
+        hashes = [text_hash(t) for t in texts]
+        sidecar.ensure(zip(hashes, texts, strict=True))
+        return sidecar.matrix(hashes)
 
 
 def _eligible(entry: Entry, options: SearchOptions, min_confidence: float) -> bool:
@@ -128,12 +151,18 @@ def search(config: Config, options: SearchOptions, *, grimoire: Grimoire | None 
            weights: Weights | None = None, now: datetime | None = None,
            progress: Callable[[int, int], None] | None = None) -> SearchResult:
     """Rank the grimoire's entries for ``options.query``."""
+    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    return run(Retriever(config, grimoire, progress), options, weights=weights, now=now)
+
+
+def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None = None,
+        now: datetime | None = None) -> SearchResult:
+    """``search`` on an already open retriever (recall reuses it for its cue checks)."""
     started = time.perf_counter()
     if not options.query.strip():
         raise UsageError("the query is empty", hint='e.g. loa-memory search "why postgres"')
+    config = retriever.config
     mode: Mode = options.mode or config.section("retrieval").get("mode", "hybrid")
-    grimoire = grimoire or load_grimoire(config, options.worlds or None)
-    retriever = Retriever(config, grimoire, progress)
     weights = weights or weights_from(config)
     moment = now or now_utc()
     pool = max(50, options.k * 10)
@@ -142,7 +171,7 @@ def search(config: Config, options: SearchOptions, *, grimoire: Grimoire | None 
     fused = fuse(lexical, semantic, weights)
     minimum = options.min_confidence if options.min_confidence is not None else \
         float(config.section("retrieval").get("min_confidence", 0.0))
-    hits = _select(grimoire, retriever.entries, fused, options, minimum, weights, moment)
+    hits = _select(retriever.grimoire, retriever.entries, fused, options, minimum, weights, moment)
     return SearchResult(hits[: options.k], mode, retriever.warnings, retriever.embedded_now,
                         retriever.unembedded, time.perf_counter() - started)
 

@@ -1,0 +1,232 @@
+"""``recall``: the memories that bear on a task, within a token budget, most important first.
+
+Progressive disclosure: cues first (corrections as ``BEFORE <trigger>: <lesson>``, then preferences),
+then an index of what exists (one line each), a timeline of recent key decisions, and full entries
+while the budget lasts. Corrections fire when their trigger describes the task's action, in any words:
+the task's embedding against the trigger's, lifted when both name the same action type.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..model import Entry
+from ..store.config import Config
+from ..store.load import Grimoire, load_grimoire
+from ..store.times import format_time, now_utc
+from .browse import headline
+from .rank import Weights
+from .search import Hit, Retriever, SearchOptions, run, weights_from
+from .strategy import CATEGORY_WEIGHTS, TaskType, actions, detect_task_type
+
+# Calibrated on benchmarks/data/retrieval (tasks vs the corrections' triggers), see docs/retrieval.md:
+CUE_THRESHOLD = 0.43  # a cue fires when the task's cosine to its trigger (plus lift) reaches this
+CUE_MARGIN = 0.12  # ... and is within this of the best cue for the task
+ACTION_LIFT = 0.10  # lift when task and trigger name the same specific action (schema change, ...)
+SPECIFIC_ACTIONS = frozenset({"schema-change", "data-deletion", "dependency-change", "credentials", "git-history",
+                              "release", "datetime", "email"})
+RELEVANCE_FLOOR = 0.3  # index entries below this fused score are noise, not memory
+MAX_CORRECTIONS = 3
+MAX_PREFERENCES = 2
+TIMELINE = 5
+
+
+def tokens(text: str) -> int:
+    """A token estimate (≈ 4 characters each), good enough for budgeting."""
+    return max(1, (len(text) + 3) // 4)
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    task: str
+    budget: int = 1500
+    task_type: TaskType | None = None
+    worlds: Sequence[str] = ()
+    k: int = 12
+
+
+@dataclass
+class Cue:
+    entry: Entry
+    relevance: float
+    shared_actions: frozenset[str]
+
+    @property
+    def imperative(self) -> str:
+        data = self.entry.data
+        if self.entry.category == "correction":
+            trigger = str(data.get("trigger") or self.entry.summary).rstrip(".")
+            lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
+            return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
+        context = str(data.get("context") or "").rstrip(".")
+        where = f" (when {context})" if context else ""
+        return f"PREFER{where}: {headline(self.entry).rstrip('.')} ({self.entry.id})"
+
+
+@dataclass
+class Recall:
+    task: str
+    task_type: TaskType
+    budget: int
+    corrections: list[Cue] = field(default_factory=list)
+    preferences: list[Cue] = field(default_factory=list)
+    index: list[Hit] = field(default_factory=list)
+    timeline: list[Entry] = field(default_factory=list)
+    full: list[Hit] = field(default_factory=list)
+    contradictions: list[tuple[str, str]] = field(default_factory=list)
+    economics: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _cues(retriever: Retriever, task: str, task_vector: Any, category: str, now: datetime) -> list[Cue]:
+    grimoire = retriever.grimoire
+    candidates = [e for e in grimoire.entries if e.category == category and not e.archived
+                  and grimoire.status(e, now) == "active"]
+    if not candidates:
+        return []
+    task_actions = actions(task)
+    cue_texts = [_cue_text(e) for e in candidates]
+    similarity = retriever.vectors(cue_texts, cache=True) @ task_vector
+    scored = []
+    for n, entry in enumerate(candidates):
+        shared = task_actions & actions(cue_texts[n])
+        lift = ACTION_LIFT if shared & SPECIFIC_ACTIONS else 0.0
+        scored.append(Cue(entry, float(similarity[n]) + lift, frozenset(shared)))
+    best = max(c.relevance for c in scored)
+    cues = [c for c in scored if c.relevance >= CUE_THRESHOLD and c.relevance >= best - CUE_MARGIN]
+    cues.sort(key=lambda c: -c.relevance)
+    return cues
+
+
+def _cue_text(entry: Entry) -> str:
+    """What a cue guards: a correction's trigger; a preference's context and summary."""
+    if entry.category == "correction" and entry.data.get("trigger"):
+        return str(entry.data["trigger"])
+    context = str(entry.data.get("context") or "")
+    return f"{context} {headline(entry)}".strip()
+
+
+def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None = None,
+           now: datetime | None = None) -> Recall:
+    """Assemble what an agent should know before ``options.task``."""
+    moment = now or now_utc()
+    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    retriever = Retriever(config, grimoire)
+    task_type = options.task_type or detect_task_type(options.task)
+    base = weights_from(config)
+    weights = Weights(base.lexical, base.semantic, base.recency_weight, base.episodic_half_life_days,
+                      CATEGORY_WEIGHTS[task_type])
+    found = run(retriever, SearchOptions(options.task, k=max(options.k * 2, 20), worlds=options.worlds),
+                weights=weights, now=moment)
+    result = Recall(options.task, task_type, options.budget, warnings=list(found.warnings))
+    task_vector = retriever.vectors([options.task])[0]
+    result.corrections = _cues(retriever, options.task, task_vector, "correction", moment)[:MAX_CORRECTIONS]
+    result.preferences = _cues(retriever, options.task, task_vector, "preference", moment)[:MAX_PREFERENCES]
+    cue_ids = {c.entry.id for c in [*result.corrections, *result.preferences]}
+    ranked = [h for h in found.hits if h.entry.id not in cue_ids and h.score >= RELEVANCE_FLOOR
+              and h.entry.category not in ("correction", "preference")]
+    _disclose(result, ranked, grimoire, options, moment)
+    return result
+
+
+def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: RecallOptions, now: datetime) -> None:
+    """Fill the layers within the budget: cues, index, timeline, then full entries."""
+    spent = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
+    discovery = 0
+    for hit in ranked[: options.k]:
+        line = index_line(hit.entry)
+        if spent + tokens(line) > options.budget:
+            break
+        result.index.append(hit)
+        spent += tokens(line)
+        discovery += tokens(line)
+    decisions = sorted((e for e in grimoire.entries if e.category == "decision" and not e.archived
+                        and grimoire.status(e, now) == "active"), key=lambda e: e.timestamp, reverse=True)
+    for entry in decisions[:TIMELINE]:
+        line = timeline_line(entry)
+        if spent + tokens(line) > options.budget:
+            break
+        result.timeline.append(entry)
+        spent += tokens(line)
+        discovery += tokens(line)
+    read = 0
+    for hit in result.index:
+        cost = tokens(full_text(hit.entry))
+        if spent + cost > options.budget:
+            continue
+        result.full.append(hit)
+        spent += cost
+        read += cost
+    shown = {h.entry.id for h in result.index} | {c.entry.id for c in [*result.corrections, *result.preferences]}
+    for entry in grimoire.entries:
+        if entry.id not in shown:
+            continue
+        for link in entry.data.get("links") or []:
+            if isinstance(link, dict) and link.get("relation") == "contradicts" and link.get("to") in shown:
+                result.contradictions.append((entry.id, str(link["to"])))
+    everything = sum(tokens(full_text(e)) for e in grimoire.entries
+                     if not e.archived and grimoire.status(e, now) == "active")
+    cue_tokens = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
+    result.economics = {
+        "discovery_tokens": discovery, "read_tokens": read, "cue_tokens": cue_tokens, "total_tokens": spent,
+        "full_load_tokens": everything, "budget": options.budget,
+        "savings_pct": round(100 * (1 - spent / everything), 1) if everything else 0.0,
+        "layer3_loads": len(result.full), "timeline_entries": len(result.timeline),
+    }
+
+
+def index_line(entry: Entry) -> str:
+    return f"{entry.id} [{entry.category}] {headline(entry)}"
+
+
+def timeline_line(entry: Entry) -> str:
+    return f"{entry.timestamp[:10]} {entry.id} {headline(entry)}"
+
+
+def full_text(entry: Entry) -> str:
+    parts = [f"{entry.id} [{entry.category}] {headline(entry)}", entry.content]
+    for key in ("rationale", "resolution", "lesson"):
+        if entry.data.get(key):
+            parts.append(f"{key}: {entry.data[key]}")
+    for alt in entry.data.get("alternatives") or []:
+        if isinstance(alt, dict):
+            parts.append(f"rejected {alt.get('option')}: {alt.get('rejected_because', '')}")
+    return "\n".join(str(p) for p in parts if p)
+
+
+def log_economics(config: Config, result: Recall) -> None:
+    """Append this recall's token economics to ``.loa/token_economics.jsonl``."""
+    from ..store.lock import ensure_local_dir
+
+    ensure_local_dir(config.local_dir)
+    record = {"at": format_time(now_utc()), "task_type": result.task_type, **result.economics,
+              "session_id": os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""}
+    with open(config.local_dir / "token_economics.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def recall_record(result: Recall) -> dict[str, Any]:
+    """The stable JSON shape of a recall."""
+    def cue(c: Cue) -> dict[str, Any]:
+        return {"id": c.entry.id, "category": c.entry.category, "imperative": c.imperative,
+                "relevance": round(c.relevance, 4), "shared_actions": sorted(c.shared_actions),
+                "entry": dict(c.entry.data)}
+
+    return {
+        "task": result.task, "task_type": result.task_type, "budget": result.budget,
+        "corrections": [cue(c) for c in result.corrections],
+        "preferences": [cue(c) for c in result.preferences],
+        "index": [{"id": h.entry.id, "category": h.entry.category, "summary": headline(h.entry),
+                   "score": round(h.score, 4)} for h in result.index],
+        "timeline": [{"id": e.id, "date": e.timestamp[:10], "summary": headline(e)} for e in result.timeline],
+        "entries": [{"id": h.entry.id, "category": h.entry.category, "text": full_text(h.entry),
+                     "entry": dict(h.entry.data)} for h in result.full],
+        "contradictions": [{"a": a, "b": b} for a, b in result.contradictions],
+        "economics": result.economics,
+        "warnings": result.warnings,
+    }

@@ -1,0 +1,110 @@
+"""search: lexical and hybrid retrieval, filters, supersede handling, explain, and the CLI shape."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from loa_memory.retrieve.rank import Weights, fuse
+from loa_memory.retrieve.strategy import actions, detect_task_type
+from tests.fixtures import Cli
+
+MEMORIES = [
+    ("decision", "Use PostgreSQL for the database layer because of JSONB support and team expertise",
+     "PostgreSQL selected over SQLite", "database"),
+    ("fact", "The API gateway closes idle connections after 30 seconds", "Gateway idle timeout is 30 s", "gateway"),
+    ("learning", "Real git repositories in tmp_path caught two bugs that mocks of the store hid",
+     "Real repositories beat mocks in tests", "testing"),
+    ("procedure", "1. bump the version\n2. tag the release\n3. push the tag to trigger the publish job",
+     "Release a new version", "release"),
+]
+
+
+@pytest.fixture
+def seeded(loa: Cli) -> Cli:
+    for category, content, summary, tag in MEMORIES:
+        assert loa("add", category, content, "--summary", summary, "--tags", tag).exit_code == 0
+    return loa
+
+
+def _ids(loa: Cli, *args: str) -> list[str]:
+    return [r["id"] for r in loa.json("search", *args)["results"]]
+
+
+def test_lexical_search_finds_by_words(seeded: Cli) -> None:
+    results = seeded.json("search", "postgresql jsonb", "--mode", "lexical")["results"]
+    assert results[0]["summary"] == "PostgreSQL selected over SQLite"
+    assert results[0]["category"] == "decision" and results[0]["status"] == "active"
+
+
+def test_filters_by_category_and_tag(seeded: Cli) -> None:
+    assert {r["category"] for r in seeded.json("search", "version", "--category", "procedure")["results"]} == \
+        {"procedure"}
+    assert all("gateway" in r["entry"]["tags"] for r in seeded.json("search", "timeout", "--tag", "gateway")["results"])
+
+
+def test_superseded_entry_stands_aside_for_its_successor(seeded: Cli) -> None:
+    old = _ids(seeded, "postgresql jsonb", "--mode", "lexical")[0]
+    new = seeded.json("supersede", old, "Move to CockroachDB for multi-region writes",
+                      "--summary", "CockroachDB for multi-region writes")["id"]
+    current = seeded.json("search", "postgresql jsonb", "--mode", "lexical")["results"]
+    assert current[0]["id"] == new and current[0]["stands_in_for"] == [old]
+    assert old not in [r["id"] for r in current]
+    history = _ids(seeded, "postgresql jsonb", "--mode", "lexical", "--history")
+    assert history.index(new) < history.index(old)
+
+
+def test_explain_shows_ranks_and_factors(seeded: Cli) -> None:
+    hit = seeded.json("search", "gateway idle timeout", "--explain")["results"][0]
+    assert hit["explain"]["lexical"]["rank"] == 1
+    assert set(hit["explain"]["factors"]) >= {"category", "confidence", "recency", "effectiveness"}
+    text = seeded("search", "gateway idle timeout", "--explain").stdout
+    assert "lexical rank 1" in text
+
+
+def test_empty_query_is_a_usage_error(seeded: Cli) -> None:
+    result = seeded("search", "  ")
+    assert result.exit_code == 2 and "query is empty" in result.stderr
+
+
+def test_track_writes_usage_events(seeded: Cli) -> None:
+    assert seeded("search", "release version", "--track", "-k", "2").exit_code == 0
+    lines = (seeded.root / ".loa" / "usage.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and all('"type": "applied"' in line for line in lines)
+
+
+def test_fuse_prefers_semantic_when_words_do_not_match() -> None:
+    lexical = [("noise", 9.0, 0.2)]
+    semantic = [("target", 0.62), ("noise", 0.1)]
+    ranked = fuse(lexical, semantic, Weights())
+    assert [f.key for f in ranked] == ["target", "noise"]
+    both = fuse([("a", 5.0, 1.0), ("b", 5.0, 0.3)], [("a", 0.4), ("b", 0.45)], Weights())
+    assert both[0].key == "a"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("fix the flaky test that fails on CI", "debugging"),
+    ("review this pull request", "review"),
+    ("refactor the loader into smaller modules", "refactoring"),
+    ("how does the merge driver work", "exploration"),
+    ("add an endpoint for exports", "implementation"),
+])
+def test_task_type_detection(text: str, kind: str) -> None:
+    assert detect_task_type(text) == kind
+
+
+def test_action_taxonomy_matches_rewordings() -> None:
+    assert "schema-change" in actions("write a migration that drops the legacy_flag column") & \
+        actions("drop a column from a database table")
+    assert not actions("update the README wording") & {"schema-change", "data-deletion"}
+
+
+def test_recency_and_confidence_factors_are_bounded() -> None:
+    from loa_memory.model import Entry
+    from loa_memory.retrieve.rank import entry_factors
+
+    entry = Entry({"id": "MEM-20260101-001", "category": "fact", "confidence": 0.9,
+                   "source": {"timestamp": "2026-01-01T00:00:00Z"}}, "loa", "f", 1)
+    factors = entry_factors(entry, Weights(), datetime(2026, 6, 1, tzinfo=UTC))
+    assert 0.75 <= factors["confidence"] <= 1.0 and 1.0 <= factors["recency"] <= 1.1
