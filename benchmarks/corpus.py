@@ -18,8 +18,16 @@ WORDS = tuple("""
 """.split())
 
 
+_SYLLABLES = ("ka", "lo", "mi", "ner", "sto", "val", "quo", "tri", "ban", "del", "fi", "gor", "hu", "jax", "ko",
+              "lum", "mas", "nix", "or", "pel", "ru", "sen", "tov", "ul", "ver", "wim", "xan", "yel", "zor", "ash")
+# a vocabulary with a long tail, like real project text: common technical words plus ~27,000 rarer terms
+# (identifiers, product and component names), drawn with a Zipf-like skew
+VOCABULARY = WORDS + tuple(a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES)
+_WEIGHTS = [1.0 / (rank + 1) ** 0.8 for rank in range(len(VOCABULARY))]
+
+
 def entry(n: int, rng: random.Random, category: str = "fact") -> dict[str, object]:
-    words = [rng.choice(WORDS) for _ in range(95)]
+    words = rng.choices(VOCABULARY, weights=_WEIGHTS, k=95)
     return {
         "id": f"MEM-{20200101 + (n // 900) % 28 + (n // 25200) * 100:08d}-{n % 900 + 1:03d}",
         "category": category,

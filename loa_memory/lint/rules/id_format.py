@@ -38,8 +38,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
     horizon = ctx.now + SLACK
     for entry in ctx.entries():
+        digits = entry.id[4:12]
         try:
-            day = datetime.strptime(entry.id[4:12], "%Y%m%d").replace(tzinfo=ctx.now.tzinfo)
+            day = datetime(int(digits[:4]), int(digits[4:6]), int(digits[6:8]), tzinfo=ctx.now.tzinfo)
         except ValueError:
             yield ctx.finding(entry, ID, SEVERITY, f"{entry.id}: {entry.id[4:12]} is not a real date", key="id")
             continue

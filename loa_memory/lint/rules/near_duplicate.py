@@ -4,14 +4,21 @@ default 0.85) should be one: supersede the weaker, or let ``promote`` merge them
 Passing: "Use PostgreSQL for JSONB" and "Cache keys are content hashes".
 
 Failing (warning): "Run the migrations before seeding the test database" twice, once with "the" dropped.
-Entries of one supersede chain are exempt (only active entries are compared).
+Entries of one supersede chain are exempt (only active entries are compared). Candidates are found
+with min-hash bands (4 bands of 3 minima), so the check stays near-linear; sketches are cached by the
+entry's text, so a warm run only sketches what changed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
-from collections import Counter, defaultdict
+import zlib
+from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 from ...model import Entry, Finding, Severity
 from ..context import LintContext
@@ -19,36 +26,76 @@ from ..context import LintContext
 ID = "near-duplicate"
 SEVERITY: Severity = "warning"
 _WORD = re.compile(r"[a-z0-9]{3,}")
-_KEYS = 4
-_TOO_COMMON = 200
+_BANDS = ((0x9E3779B1, 0x7F4A7C15), (0x85EBCA77, 0x165667B1), (0xC2B2AE3D, 0x27D4EB2F), (0x2545F491, 0x61C88647))
+_PER_BAND = 3
+_MIN_BANDS = 2  # a pair must collide in two bands: one is often chance
+_TOO_COMMON = 8  # a bucket this full is common words colliding, not a cluster of copies
+_CACHE = "near-duplicate.marshal"
 
 
 def _words(entry: Entry) -> frozenset[str]:
     return frozenset(_WORD.findall(f"{entry.summary} {entry.content}".lower()))
 
 
+def _sketch(words: frozenset[str]) -> list[tuple[int, ...]]:
+    hashes = [zlib.crc32(word.encode()) for word in words]
+    return [tuple(sorted(((h * mult + add) & 0xFFFFFFFF) for h in hashes)[:_PER_BAND]) for mult, add in _BANDS]
+
+
 def check(ctx: LintContext) -> Iterator[Finding]:
     threshold = float(ctx.config.section("lint").get("near_duplicate_threshold", 0.85))
     active = [e for e in ctx.entries(archived=False)
               if ctx.grimoire.status(e, ctx.now) == "active" and e.category not in ("episode", "ledger", "handoff")]
-    words = [_words(e) for e in active]
-    df: Counter[str] = Counter(w for ws in words for w in ws)
-    index: dict[str, list[int]] = defaultdict(list)
-    for number, ws in enumerate(words):
-        for word in sorted(ws, key=lambda w: (df[w], w))[:_KEYS]:
-            if df[word] <= _TOO_COMMON:
-                index[word].append(number)
-    seen: set[tuple[int, int]] = set()
-    for members in index.values():
-        for pos, a in enumerate(members):
-            for b in members[pos + 1:]:
-                pair = (a, b)
-                if pair in seen or not words[a] or not words[b]:
-                    continue
-                seen.add(pair)
-                union = len(words[a] | words[b])
-                similarity = len(words[a] & words[b]) / union if union else 0.0
-                if similarity >= threshold:
-                    first, second = active[a], active[b]
-                    yield ctx.finding(second, ID, SEVERITY, f"nearly the same as {first.id} ({similarity:.0%} of "
-                                      "words shared): supersede one of them", key="content")
+    cache_path = ctx.config.local_dir / "cache" / _CACHE
+    cached = _read(cache_path)
+    fresh: dict[bytes, Any] = {}
+    buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for number, entry in enumerate(active):
+        key = hashlib.blake2b(f"{entry.summary}\x1f{entry.content}".encode(), digest_size=8).digest()
+        sketch = cached.get(key)
+        if sketch is None:
+            sketch = _sketch(_words(entry))
+        fresh[key] = sketch
+        for band, minima in enumerate(sketch):
+            buckets[(band, *minima)].append(number)
+    if fresh.keys() != cached.keys():
+        _write(cache_path, fresh)
+    collisions: dict[tuple[int, int], int] = defaultdict(int)
+    for members in buckets.values():
+        if 1 < len(members) <= _TOO_COMMON:
+            for pos, a in enumerate(members):
+                for b in members[pos + 1:]:
+                    collisions[(a, b)] += 1
+    words: dict[int, frozenset[str]] = {}
+    reported: set[int] = set()
+    for (a, b), count in sorted(collisions.items()):
+        if count < _MIN_BANDS or b in reported:
+            continue
+        if a not in words:
+            words[a] = _words(active[a])
+        if b not in words:
+            words[b] = _words(active[b])
+        union = len(words[a] | words[b])
+        similarity = len(words[a] & words[b]) / union if union else 0.0
+        if similarity >= threshold:
+            reported.add(b)
+            yield ctx.finding(active[b], ID, SEVERITY, f"nearly the same as {active[a].id} "
+                              f"({similarity:.0%} of words shared): supersede one of them", key="content")
+
+
+def _read(path: Path) -> dict[bytes, Any]:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write(path: Path, sketches: dict[bytes, Any]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(path.name + ".tmp")
+        temp.write_bytes(marshal.dumps(sketches))
+        temp.replace(path)
+    except OSError:
+        pass
