@@ -6,3 +6,15 @@ def test_add_then_list(loa: Cli) -> None:
     assert result.exit_code == 0, result.output
     data = loa.json("list")
     assert [e["summary"] for e in data["entries"]] == ["CI has two cores"]
+
+
+def test_add_with_a_secret_is_refused_and_changes_nothing(loa: Cli) -> None:
+    from tests.fixtures import MEMDIR
+
+    before = {p: p.read_bytes() for p in (loa.root / MEMDIR).rglob("*") if p.is_file()}
+    secret = "sk_live_" + "51HqLyjWDarjtT1zdp7dc9aB3dE5fG7h"
+    result = loa("add", "fact", f"Payments use the Stripe key {secret} in production")
+    assert result.exit_code == 1
+    assert "Stripe" in result.stderr and secret not in result.output
+    assert f"{MEMDIR}/facts.yaml:" in result.stderr
+    assert {p: p.read_bytes() for p in (loa.root / MEMDIR).rglob("*") if p.is_file()} == before

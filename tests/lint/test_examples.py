@@ -6,12 +6,14 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from loa_memory.lint import RULES_BY_ID
 from tests.fixtures import MEMDIR, Cli
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SARIF_SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "compat" / "sarif-schema-2.1.0.json").read_text())
 INVALID = sorted(p.name for p in (EXAMPLES / "invalid").iterdir())
 
 
@@ -51,6 +53,7 @@ def test_invalid_example_is_reported_once_at_its_place(rule: str, loa: Cli) -> N
     assert github.startswith(f"::{level} file={where},line={line},col={col},title={rule}::")
     assert len(github.splitlines()) == 1
     sarif = json.loads(loa("lint", "--format", "sarif").stdout)
+    jsonschema.Draft7Validator(SARIF_SCHEMA).validate(sarif)
     (result,) = sarif["runs"][0]["results"]
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (result["ruleId"], region["startLine"], region["startColumn"]) == (rule, int(line), int(col))
