@@ -92,19 +92,24 @@ def _add(items: dict[str, WhyItem], grimoire: Grimoire, entry: Entry, reason: Re
 def _path_mode(config: Config, grimoire: Grimoire, target: str, path: PathTarget,
                worlds: Sequence[str]) -> WhyResult:
     items: dict[str, WhyItem] = {}
-    shown = [e for e in grimoire.entries if grimoire.status(e) in ("active", "superseded")
-             and (not worlds or e.world in worlds)]
-    for entry in shown:
+    hidden: set[str] = set()  # matched, but archived or expired
+
+    def add(entry: Entry, reason: Reason, specificity: int) -> None:
+        if grimoire.status(entry) in ("active", "superseded"):
+            _add(items, grimoire, entry, reason, specificity)
+        else:
+            hidden.add(entry.id)
+
+    entries = [e for e in grimoire.entries if not worlds or e.world in worlds]
+    for entry in entries:
         for match in path_matches(entry, path):
             where = {"same": "names", "covers": "covers", "inside": "lies inside", "glob": "matches"}[match.relation]
-            text = f"{match.kind} {match.value} {where} {path}"
             specificity = 0 if match.line_specific else 1 if match.relation == "same" else 3
-            _add(items, grimoire, entry, Reason(match.kind, text, {match.kind: match.value,
-                                                                   "relation": match.relation}), specificity)
+            add(entry, Reason(match.kind, f"{match.kind} {match.value} {where} {path}",
+                              {match.kind: match.value, "relation": match.relation}), specificity)
     commits = commits_for(config.root, path)
     result = WhyResult(target, "path", path, [], grimoire, commits)
-    recorded = [(sha, e) for e in shown if (sha := recorded_commit(e))]
-    allowed = {e.id for e in shown}
+    recorded = [(sha, e) for e in entries if (sha := recorded_commit(e))]
     for commit in commits:
         how = "blamed" if commit.found_by == "blame" else "touched by"
         base = {"commit": commit.sha, "found_by": commit.found_by, "subject": commit.subject}
@@ -113,13 +118,16 @@ def _path_mode(config: Config, grimoire: Grimoire, target: str, path: PathTarget
             named = grimoire.by_id.get(memory_id)
             if named is None:
                 result.warnings.append(f"commit {commit.sha[:10]} names {memory_id}, which is not in the grimoire")
-            elif named.id in allowed:
+            else:
                 text = f"{how} commit {commit.sha[:10]} ({commit.subject}), whose trailer names it"
-                _add(items, grimoire, named, Reason("commit", text, {**base, "via": "trailer"}), specificity)
+                add(named, Reason("commit", text, {**base, "via": "trailer"}), specificity)
         for sha, entry in recorded:
             if is_same_commit(sha, commit.sha):
                 text = f"{how} commit {commit.sha[:10]} ({commit.subject}) is its source.commit"
-                _add(items, grimoire, entry, Reason("commit", text, {**base, "via": "source.commit"}), specificity)
+                add(entry, Reason("commit", text, {**base, "via": "source.commit"}), specificity)
+    if hidden:
+        result.warnings.append(f"{len(hidden)} more matching memor{'y is' if len(hidden) == 1 else 'ies are'} "
+                               f"archived or expired: {', '.join(sorted(hidden))} (`loa-memory show ID`)")
     result.items = list(items.values())
     return result
 
