@@ -55,8 +55,12 @@ def resolve_target(root: Path, target: str, cwd: Path | None = None) -> PathTarg
         if not text.strip():
             continue
         for base in bases:
-            path = (base / text).resolve()
-            if path.exists():
+            try:
+                path = (base / text).resolve()
+                found = path.exists()
+            except (OSError, ValueError):  # a question too long for a file name, or holding a NUL
+                found = False
+            if found:
                 return _target(root, path, target, lines)
     return None
 

@@ -9,6 +9,7 @@ its current successor along, and every result says why it is there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ CATEGORY_RANK = {"decision": 0, "correction": 1, "learning": 2}
 RELEVANT_COVERAGE = 0.5
 RELEVANT_COSINE = 0.3
 RELATIVE_FLOOR = 0.4
+_PATHLIKE = re.compile(r"^(?:\S*/\S*|\S+\.[A-Za-z0-9]{1,8}(?::[0-9]+(?:-[0-9]+)?)?)$")
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ def why(config: Config, target: str, *, worlds: Sequence[str] = (), k: int | Non
     else:
         k = k or int(config.section("retrieval").get("max_per_query", 10))
         result = _question_mode(config, grimoire, target, worlds, k)
+        if _PATHLIKE.match(target.strip()):
+            result.warnings.insert(0, f"{target} is not a file or folder in {config.root}; "
+                                      "it was answered as a question")
     _add_successors(result)
     _sort(result.items)
     if k is not None:

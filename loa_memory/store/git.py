@@ -87,12 +87,13 @@ def is_committed(root: Path, rel: str) -> bool:
         repo(root)
     except GitError:
         return False
-    return bool(_quiet(root, "ls-tree", "--name-only", "HEAD", "--", rel))
+    return bool(_quiet(root, "--literal-pathspecs", "ls-tree", "--name-only", "HEAD", "--", rel))
 
 
 def blame_commits(root: Path, rel: str, start: int, end: int) -> list[str]:
-    """The commits that last changed lines ``start``..``end`` of ``rel`` (uncommitted lines left out)."""
-    out = run(root, "blame", "--porcelain", "-L", f"{start},{end}", "HEAD", "--", rel)
+    """The commits that last changed lines ``start``..``end`` of ``rel`` as it is in the work tree
+    (uncommitted lines left out)."""
+    out = run(root, "--literal-pathspecs", "blame", "--porcelain", "-L", f"{start},{end}", "--", rel)
     shas: list[str] = []
     for line in out.splitlines():
         head = line.split(" ", 1)[0]
@@ -104,7 +105,8 @@ def blame_commits(root: Path, rel: str, start: int, end: int) -> list[str]:
 
 def path_commits(root: Path, rel: str, limit: int, *, follow: bool = False) -> list[str]:
     """The last ``limit`` commits that touched ``rel``, newest first (``follow``: across renames)."""
-    args = ["log", f"-n{limit}", "--format=%H", *(["--follow"] if follow else []), "HEAD", "--", rel]
+    args = ["--literal-pathspecs", "log", f"-n{limit}", "--format=%H", *(["--follow"] if follow else []),
+            "HEAD", "--", rel]
     return [sha for sha in run(root, *args).split() if sha]
 
 

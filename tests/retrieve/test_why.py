@@ -102,6 +102,8 @@ def test_line_blamed_to_commit_trailers(loa: Cli, grimoire: Path) -> None:
         f"  because blamed commit {third[:10]} (Concurrent index), whose trailer names it\n"
         f"note: commit {third[:10]} names MEM-20990101-001, which is not in the grimoire\n")
 
+    write(grimoire, MIGRATION, "one\nTWO\nTHREE\nfour, not committed\n")
+    assert loa.json("why", f"{MIGRATION}:4")["commits"] == []
     untouched = loa("why", f"{MIGRATION}:1")
     assert untouched.exit_code == 1
     assert untouched.stdout.startswith(f"no memories explain {MIGRATION}:1\n")
@@ -193,6 +195,11 @@ def test_nothing_found_exits_1(loa: Cli, grimoire: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout == ("no memories explain README.md\n  hint: record one with `loa-memory add decision ... "
                              "--artifact PATH`, or name it in a commit trailer `Memory: MEM-...`\n")
+    missing = loa.json("why", "src/gone.py:3")
+    assert missing["mode"] == "question" and missing["results"] == []
+    assert missing["warnings"][0] == \
+        f"src/gone.py:3 is not a file or folder in {grimoire}; it was answered as a question"
+    assert loa("why", "why " * 200).exit_code == 1  # longer than a file name may be
     asked = loa("why", "quantum teleportation of kittens", "--format", "json")
     assert asked.exit_code == 1
     assert json.loads(asked.stdout)["results"] == []
