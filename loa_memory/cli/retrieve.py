@@ -1,4 +1,4 @@
-"""``search`` and ``index``."""
+"""``search``, ``index`` and ``why``."""
 
 from __future__ import annotations
 
@@ -103,3 +103,31 @@ def recall(state: State, /, task: str, budget: int | None, task_type: str, world
         record_applications(config, ids, source="recall", query=task)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
+
+
+@click.command()
+@click.argument("target")
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
+@click.option("-k", "k", type=click.IntRange(1), default=None,
+              help="At most this many results (default: all for a path, retrieval.max_per_query for a question).")
+@format_option()
+@click.pass_context
+def why(ctx: click.Context, target: str, worlds: tuple[str, ...], k: int | None, fmt: str | None) -> None:
+    """The decisions and lessons behind a file, a line, or a question. Exits 1 if none are found.
+
+    \b
+    loa-memory why src/db/migrations/0042.py:17
+    loa-memory why src/db/
+    loa-memory why "why did we pick URL path versioning"
+    """
+    from ..render.why import why_text
+    from ..retrieve.why import why as explain
+    from ..retrieve.why import why_record
+
+    state: State = ctx.obj
+    config = state.config()
+    for world in worlds:
+        config.world(world)
+    result = explain(config, target, worlds=worlds, k=k)
+    emit(state, fmt, why_record(result), why_text)
+    ctx.exit(0 if result.items else 1)

@@ -71,3 +71,53 @@ def iter_log(root: Path, *args: str) -> Iterator[Any]:
         yield from repo(root).iter_commits(*args)
     except (git.GitCommandError, ValueError) as exc:
         raise GitError(f"cannot read history {' '.join(args)}: {exc}", hint="is the ref fetched?") from None
+
+
+def _quiet(root: Path, *args: str) -> str | None:
+    """``git ARGS`` output, or None when git says no (not a repository, unknown path or ref)."""
+    try:
+        return run(root, *args)
+    except GitError:
+        return None
+
+
+def is_committed(root: Path, rel: str) -> bool:
+    """Whether ``rel`` (a file or folder) exists in HEAD; False outside a repository or before any commit."""
+    try:
+        repo(root)
+    except GitError:
+        return False
+    return bool(_quiet(root, "--literal-pathspecs", "ls-tree", "--name-only", "HEAD", "--", rel))
+
+
+def blame_commits(root: Path, rel: str, start: int, end: int) -> list[str]:
+    """The commits that last changed lines ``start``..``end`` of ``rel`` as it is in the work tree
+    (uncommitted lines left out)."""
+    out = run(root, "--literal-pathspecs", "blame", "--porcelain", "-L", f"{start},{end}", "--", rel)
+    shas: list[str] = []
+    for line in out.splitlines():
+        head = line.split(" ", 1)[0]
+        is_header = len(head) in (40, 64) and " " in line and all(c in "0123456789abcdef" for c in head)
+        if is_header and head.strip("0") and head not in shas:  # all zeros: not committed yet
+            shas.append(head)
+    return shas
+
+
+def path_commits(root: Path, rel: str, limit: int, *, follow: bool = False) -> list[str]:
+    """The last ``limit`` commits that touched ``rel``, newest first (``follow``: across renames)."""
+    args = ["--literal-pathspecs", "log", f"-n{limit}", "--format=%H", *(["--follow"] if follow else []),
+            "HEAD", "--", rel]
+    return [sha for sha in run(root, *args).split() if sha]
+
+
+def commit_messages(root: Path, shas: list[str]) -> dict[str, str]:
+    """Full commit messages by sha."""
+    if not shas:
+        return {}
+    out = run(root, "log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", *shas)
+    messages: dict[str, str] = {}
+    for record in out.split("\x1e"):
+        sha, _, message = record.strip("\n").partition("\0")
+        if sha:
+            messages[sha] = message.strip()
+    return messages
