@@ -119,9 +119,14 @@ class _PyValidator:
         return found
 
 
+_LAST: list[Any] = [None, None]  # (schema object, validator): loads validate thousands of items against one
+
+
 def validate(instance: Any, schema: dict[str, Any]) -> list[SchemaProblem]:
     """Every violation of ``schema`` by ``instance``, in document order, without duplicates."""
-    problems = _validator(json.dumps(schema, sort_keys=True)).problems(instance)
+    if _LAST[0] is not schema:
+        _LAST[:] = [schema, _validator(json.dumps(schema, sort_keys=True))]
+    problems = _LAST[1].problems(instance)
     unique = list(dict.fromkeys(problems))
     return sorted(unique, key=lambda p: [str(s) for s in p.path])
 

@@ -12,6 +12,7 @@ entry's text, so a warm run only sketches what changed.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import marshal
 import re
 import zlib
@@ -39,7 +40,8 @@ def _words(entry: Entry) -> frozenset[str]:
 
 def _sketch(words: frozenset[str]) -> list[tuple[int, ...]]:
     hashes = [zlib.crc32(word.encode()) for word in words]
-    return [tuple(sorted(((h * mult + add) & 0xFFFFFFFF) for h in hashes)[:_PER_BAND]) for mult, add in _BANDS]
+    return [tuple(heapq.nsmallest(_PER_BAND, [(h * mult + add) & 0xFFFFFFFF for h in hashes]))
+            for mult, add in _BANDS]
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

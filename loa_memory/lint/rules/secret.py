@@ -22,6 +22,7 @@ from ..context import LintContext
 ID = "secret"
 SEVERITY: Severity = "error"
 _CACHE = "secrets.marshal"
+_WHOLE_FILE = 50  # with more unscanned items than this, one scan of the whole file is cheaper
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -49,14 +50,16 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         else:
             hits = []
             text = mf.path.read_text("utf-8", errors="replace")
-            split = yamlio.split_items(text) if mf.category.kind != "markdown" else None
-            pieces = [(item.text, item.line) for item in split.items] if split and split.items is not None \
-                else [(text, 0)]
-            for piece, offset in pieces:
-                digest = item_hash(piece)
-                found = cached_items.get(digest)
-                if found is None:
-                    found = [(h.line, h.col, h.description, h.redacted, h.digest) for h in scan_text(piece)]
+            pieces = _pieces(text, mf.category.kind != "markdown")
+            digests = [item_hash(piece) for piece, _ in pieces]
+            missing = [n for n, digest in enumerate(digests) if digest not in cached_items]
+            if len(missing) > _WHOLE_FILE:
+                found_by_piece = _scan_whole(text, [offset for _, offset in pieces], scan_text)
+            else:
+                found_by_piece = {n: [(h.line, h.col, h.description, h.redacted, h.digest)
+                                      for h in scan_text(pieces[n][0])] for n in missing}
+            for n, ((_piece, offset), digest) in enumerate(zip(pieces, digests, strict=True)):
+                found = cached_items[digest] if n not in found_by_piece else found_by_piece[n]
                 items[digest] = found
                 hits.extend((offset + line, *rest) for line, *rest in found)
         files[mf.rel] = (signature, hits)
@@ -67,6 +70,28 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                               extra={"hash": value_hash})
     if files != cached_files:
         _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
+
+
+def _pieces(text: str, is_list: bool) -> list[tuple[str, int]]:
+    """The file cut at item starts into pieces that together cover every byte (header and trivia too)."""
+    split = yamlio.split_items(text) if is_list else None
+    if split is None or not split.items:
+        return [(text, 0)]
+    pieces = [(text[: split.items[0].start], 0)] if split.items[0].start else []
+    bounds = [item.start for item in split.items] + [len(text)]
+    pieces += [(text[bounds[n]:bounds[n + 1]], item.line) for n, item in enumerate(split.items)]
+    return pieces
+
+
+def _scan_whole(text: str, starts: list[int], scan_text: Any) -> dict[int, list[Any]]:
+    """Scan a file once and hand each hit to the item it falls in (lines relative to the item)."""
+    import bisect
+
+    by_piece: dict[int, list[Any]] = {n: [] for n in range(len(starts))}
+    for hit in scan_text(text):
+        n = max(bisect.bisect_right(starts, hit.line - 1) - 1, 0)
+        by_piece[n].append((hit.line - starts[n], hit.col, hit.description, hit.redacted, hit.digest))
+    return by_piece
 
 
 def _scanner_fingerprint() -> str:
