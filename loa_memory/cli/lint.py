@@ -72,17 +72,18 @@ def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, n
     from ..secrets.files import scan_files
 
     state: State = ctx.obj
-    allowlist: list[str] = []
-    root = None
-    include_pii = not no_pii
     try:
         config = state.config()
-        root = config.root
-        allowlist = list(config.section("secrets").get("allowlist") or [])
-        include_pii = include_pii and bool(config.section("secrets").get("pii", True))
     except LoaError:
-        pass  # scanning needs no grimoire: outside one, defaults apply
-    findings, skipped = scan_files(list(files), allowlist=allowlist, include_pii=include_pii, root=root)
+        config = None  # scanning needs no grimoire: outside one, defaults apply
+    if config is not None and not no_pii:
+        from ..lint.engine import scan_secret_paths
+
+        findings, skipped = scan_secret_paths(config, list(files))
+    else:
+        allowlist = list(config.section("secrets").get("allowlist") or []) if config else []
+        findings, skipped = scan_files(list(files), allowlist=allowlist, include_pii=not no_pii,
+                                       root=config.root if config else None)
     for note in skipped:
         click.echo(f"skipped {note}", err=True)
     fmt = fmt or (state.fmt if state.fmt in REPORT_FORMATS else "text")

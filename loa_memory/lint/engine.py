@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import UsageError
 from ..model import Finding, Severity
 from ..store.config import Config
-from ..store.load import Grimoire, load_grimoire
+from ..store.load import Grimoire, iter_memory_files, load_grimoire
 from .context import LintContext
 from .rules import RULES_BY_ID
 
@@ -110,3 +110,18 @@ def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = N
     ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule))
     files = [mf for mf in grimoire.files if only is None or mf.rel in only]
     return LintResult(ordered, len(files), len(grimoire.entries) + len(grimoire.invalid))
+
+
+def scan_secret_paths(config: Config, paths: Sequence[Path]) -> tuple[list[Finding], list[str]]:
+    """``scan-secrets`` inside a repository: memory files through the lint rule's cache, others directly."""
+    from ..secrets.files import scan_files
+
+    memory = {mf.path.resolve() for mf in iter_memory_files(config)}
+    ours = [p for p in paths if p.resolve() in memory]
+    others = [p for p in paths if p.resolve() not in memory]
+    settings = config.section("secrets")
+    findings, skipped = scan_files(others, allowlist=list(settings.get("allowlist") or []),
+                                   include_pii=bool(settings.get("pii", True)), root=config.root)
+    if ours:
+        findings += run_lint(config, LintOptions(paths=[str(p) for p in ours], rules=["secret"])).findings
+    return findings, skipped
