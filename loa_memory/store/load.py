@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import marshal
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -23,6 +22,7 @@ from ..errors import NotFound
 from ..model import Category, Entry, Finding, Status
 from . import atomic, yamlio
 from . import schema as schema_mod
+from .cache import read_cache, write_cache
 from .config import Config
 from .lock import ensure_local_dir, locked
 from .times import now_utc, parse_time
@@ -216,11 +216,8 @@ def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str,
         return [], False
     cached: dict[str, Any] | None = None
     cache_file = _cache_path(cache_dir, mf.rel) if cache_dir else None
-    if cache_file is not None and cache_file.exists():
-        try:
-            cached = marshal.loads(cache_file.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            cached = None
+    if cache_file is not None:
+        cached = read_cache(cache_file)
         if not isinstance(cached, dict) or cached.get("tag") != _CACHE_TAG or cached.get("key") != key:
             cached = None
     if cached is not None and cached["stat"] == [stat.st_size, stat.st_mtime_ns]:
@@ -238,16 +235,9 @@ def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str,
 
 def store_cache(cache_file: Path, stat: os.stat_result, key: str, items: list[CachedItem], broken: bool) -> None:
     """Write one file's parsed items to the cache; a failure only costs a re-parse later."""
-    payload = {"tag": _CACHE_TAG, "key": key, "stat": [stat.st_size, stat.st_mtime_ns],
-               "items": items, "broken": broken}
-    try:
-        ensure_local_dir(cache_file.parent.parent.parent)
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        temp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
-        temp.write_bytes(marshal.dumps(payload))
-        os.replace(temp, cache_file)
-    except (OSError, ValueError):
-        pass
+    ensure_local_dir(cache_file.parent.parent.parent)
+    write_cache(cache_file, {"tag": _CACHE_TAG, "key": key, "stat": [stat.st_size, stat.st_mtime_ns],
+                             "items": items, "broken": broken})
 
 
 def item_hash(text: str) -> str:

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-import marshal
 import re
 import zlib
 from collections import defaultdict
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ...model import Entry, Finding, Severity
+from ...store.cache import read_cache, write_cache
 from ..context import LintContext
 
 ID = "near-duplicate"
@@ -49,7 +48,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     active = [e for e in ctx.entries(archived=False)
               if ctx.grimoire.status(e, ctx.now) == "active" and e.category not in ("episode", "ledger", "handoff")]
     cache_path = ctx.config.local_dir / "cache" / _CACHE
-    cached = _read(cache_path)
+    loaded = read_cache(cache_path)
+    cached: dict[bytes, Any] = loaded if isinstance(loaded, dict) else {}
     fresh: dict[bytes, Any] = {}
     buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for number, entry in enumerate(active):
@@ -61,7 +61,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         for band, minima in enumerate(sketch):
             buckets[(band, *minima)].append(number)
     if fresh.keys() != cached.keys():
-        _write(cache_path, fresh)
+        write_cache(cache_path, fresh)
     collisions: dict[tuple[int, int], int] = defaultdict(int)
     for members in buckets.values():
         if 1 < len(members) <= _TOO_COMMON:
@@ -83,21 +83,3 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             reported.add(b)
             yield ctx.finding(active[b], ID, SEVERITY, f"nearly the same as {active[a].id} "
                               f"({similarity:.0%} of words shared): supersede one of them", key="content")
-
-
-def _read(path: Path) -> dict[bytes, Any]:
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write(path: Path, sketches: dict[bytes, Any]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(path.name + ".tmp")
-        temp.write_bytes(marshal.dumps(sketches))
-        temp.replace(path)
-    except OSError:
-        pass

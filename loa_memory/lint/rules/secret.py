@@ -10,12 +10,13 @@ it redacted, with a hash to put in ``memory_schema.secrets.allowlist`` for a fal
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ...model import Finding, Severity
 from ...store import yamlio
+from ...store.cache import read_cache, write_cache
 from ...store.load import item_hash
 from ..context import LintContext
 
@@ -95,29 +96,18 @@ def _scan_whole(text: str, starts: list[int], scan_text: Any) -> dict[int, list[
 
 
 def _scanner_fingerprint() -> str:
-    from pathlib import Path
-
     from ... import secrets
 
     folder = Path(secrets.__file__).parent
     return ",".join(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(folder.glob("*.py")))
 
 
-def _read_cache(path: Any, key: str) -> tuple[dict[str, Any], dict[str, list[Any]]]:
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}, {}
+def _read_cache(path: Path, key: str) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    data = read_cache(path)
     if not isinstance(data, dict) or data.get("key") != key:
         return {}, {}
     return data.get("files", {}), data.get("items", {})
 
 
-def _write_cache(path: Any, key: str, files: dict[str, Any], items: dict[str, list[Any]]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(path.name + ".tmp")
-        temp.write_bytes(marshal.dumps({"key": key, "files": files, "items": items}))
-        temp.replace(path)
-    except OSError:
-        pass
+def _write_cache(path: Path, key: str, files: dict[str, Any], items: dict[str, list[Any]]) -> None:
+    write_cache(path, {"key": key, "files": files, "items": items})
