@@ -49,37 +49,56 @@ def check(ctx: LintContext) -> Iterator[Finding]:
               if ctx.grimoire.status(e, ctx.now) == "active" and e.category not in ("episode", "ledger", "handoff")]
     cache_path = ctx.config.local_dir / "cache" / _CACHE
     loaded = read_cache(cache_path)
-    cached: dict[bytes, Any] = loaded if isinstance(loaded, dict) else {}
-    fresh: dict[bytes, Any] = {}
+    if not isinstance(loaded, dict) or loaded.get("threshold") != threshold:
+        loaded = {}
+    cached: dict[bytes, Any] = loaded.get("sketches", {})
+    keys = [hashlib.blake2b(f"{e.summary}\x1f{e.content}".encode(), digest_size=8).digest() for e in active]
+    position = {key: n for n, key in enumerate(keys)}
+    sketches = {key: cached[key] if key in cached else _sketch(_words(active[n])) for n, key in enumerate(keys)}
+    changed = {n for n, key in enumerate(keys) if key not in cached}
+    # pairs among unchanged entries were measured last time; only pairs touching a changed entry are new
+    pairs = {(position[a], position[b], sim) for a, b, sim in loaded.get("pairs", [])
+             if a in position and b in position and position[a] not in changed and position[b] not in changed}
+    if changed:
+        pairs |= _new_pairs(active, [sketches[key] for key in keys], changed, threshold)
+    ordered = sorted((min(a, b), max(a, b), sim) for a, b, sim in pairs)
+    if changed or len(ordered) != len(loaded.get("pairs", [])) or (keys and set(cached) != set(keys)):
+        write_cache(cache_path, {"threshold": threshold, "sketches": sketches,
+                                 "pairs": [(keys[a], keys[b], sim) for a, b, sim in ordered]})
+    reported: set[int] = set()
+    for a, b, similarity in ordered:
+        if b in reported:
+            continue
+        reported.add(b)
+        yield ctx.finding(active[b], ID, SEVERITY, f"nearly the same as {active[a].id} "
+                          f"({similarity:.0%} of words shared): supersede one of them", key="content")
+
+
+def _new_pairs(active: list[Entry], sketches: list[Any], changed: set[int],
+               threshold: float) -> set[tuple[int, int, float]]:
+    """Near-duplicate pairs with at least one changed entry, found through shared min-hash bands."""
     buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for number, entry in enumerate(active):
-        key = hashlib.blake2b(f"{entry.summary}\x1f{entry.content}".encode(), digest_size=8).digest()
-        sketch = cached.get(key)
-        if sketch is None:
-            sketch = _sketch(_words(entry))
-        fresh[key] = sketch
+    for number, sketch in enumerate(sketches):
         for band, minima in enumerate(sketch):
             buckets[(band, *minima)].append(number)
-    if fresh.keys() != cached.keys():
-        write_cache(cache_path, fresh)
     collisions: dict[tuple[int, int], int] = defaultdict(int)
     for members in buckets.values():
-        if 1 < len(members) <= _TOO_COMMON:
+        if 1 < len(members) <= _TOO_COMMON and changed.intersection(members):
             for pos, a in enumerate(members):
                 for b in members[pos + 1:]:
-                    collisions[(a, b)] += 1
+                    if a in changed or b in changed:
+                        collisions[(a, b)] += 1
     words: dict[int, frozenset[str]] = {}
-    reported: set[int] = set()
-    for (a, b), count in sorted(collisions.items()):
-        if count < _MIN_BANDS or b in reported:
+    found = set()
+    for (a, b), count in collisions.items():
+        if count < _MIN_BANDS:
             continue
         if a not in words:
             words[a] = _words(active[a])
         if b not in words:
             words[b] = _words(active[b])
         union = len(words[a] | words[b])
-        similarity = len(words[a] & words[b]) / union if union else 0.0
+        similarity = round(len(words[a] & words[b]) / union, 4) if union else 0.0
         if similarity >= threshold:
-            reported.add(b)
-            yield ctx.finding(active[b], ID, SEVERITY, f"nearly the same as {active[a].id} "
-                              f"({similarity:.0%} of words shared): supersede one of them", key="content")
+            found.add((a, b, similarity))
+    return found
