@@ -30,5 +30,5 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
 
 for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
                  lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
-                 retrieve.recall, retrieve.why):
+                 retrieve.recall, retrieve.why, hooks.merge_driver):
     cli.add_command(_command)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .common import State, emit, format_option, pass_state
@@ -34,3 +36,21 @@ def uninstall(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
 
     done = uninstall_hooks(state.find_root(), names)
     emit(state, fmt, {"removed": done}, lambda d: "\n".join(f"removed {h}" for h in d["removed"]) or "nothing to do")
+
+
+@click.command("merge-driver")
+@click.argument("base", type=click.Path(path_type=Path))
+@click.argument("ours", type=click.Path(path_type=Path))
+@click.argument("theirs", type=click.Path(path_type=Path))
+@click.argument("marker_size", type=int, default=7, required=False)
+@click.argument("path", default="", required=False)
+@click.pass_context
+def merge_driver(ctx: click.Context, base: Path, ours: Path, theirs: Path, marker_size: int, path: str) -> None:
+    """Git merge driver for memory files (%O %A %B %L %P): merges entries by id; `init` registers it."""
+    from ..ops.merge import run_merge_driver
+
+    code = run_merge_driver(base, ours, theirs, marker_size, path)
+    if code:
+        click.echo(f"loa-memory: conflicting edits to the same field left in {path or ours}; "
+                   "resolve them and run `loa-memory lint`", err=True)
+    ctx.exit(code)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
-from ..store.config import CONFIG_NAME, LOCAL_DIR, load_config
+from ..errors import LoaError
+from ..store import git
+from ..store.config import CONFIG_NAME, LOCAL_DIR, Config, load_config
 from ..store.lock import ensure_local_dir
 
 CONFIG_TEMPLATE = """\
@@ -50,8 +54,33 @@ def init_repo(root: Path) -> dict[str, Any]:
                 target.mkdir(parents=True)
                 (target / ".gitkeep").touch()
                 created.append(target.relative_to(root).as_posix() + "/")
+    created += register_merge(root, config)
     local = root / LOCAL_DIR
     if not (local / ".gitignore").exists():
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
     return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}
+
+
+ATTRIBUTES_HEADER = "# loa-memory: merge memory list files entry by entry (see `loa-memory merge-driver`)\n"
+
+
+def register_merge(root: Path, config: Config) -> list[str]:
+    """Route every world's YAML memory files to the merge driver (.gitattributes + local git config)."""
+    done = []
+    lines = [f"{world.storage_dir}/**/*.yaml merge=loa-memory" for world in config.worlds]
+    attributes = root / ".gitattributes"
+    text = attributes.read_text("utf-8") if attributes.exists() else ""
+    missing = [line for line in lines if line not in text.splitlines()]
+    if missing:
+        prefix = text if not text or text.endswith("\n") else text + "\n"
+        header = "" if ATTRIBUTES_HEADER in text else ATTRIBUTES_HEADER
+        attributes.write_text(prefix + header + "\n".join(missing) + "\n", "utf-8")
+        done.append(".gitattributes")
+    command = f"{shlex.quote(sys.executable)} -m loa_memory merge-driver %O %A %B %L %P"
+    try:
+        if git.register_merge_driver(root, command):
+            done.append("git config merge.loa-memory.driver")
+    except LoaError:
+        pass  # not a git repository yet: .gitattributes is in place, `loa-memory init` again registers it
+    return done

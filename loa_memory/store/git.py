@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,30 @@ def commit_messages(root: Path, shas: list[str]) -> dict[str, str]:
         if sha:
             messages[sha] = message.strip()
     return messages
+
+
+@dataclass(frozen=True)
+class FileMerge:
+    text: str
+    clean: bool
+
+
+def merge_file(ours: Path, base: Path, theirs: Path, name: str = "") -> FileMerge:
+    """``git merge-file -p``: git's own line merge of three files (conflict markers where they clash)."""
+    git = _git_module()
+    labels = ["-L", f"ours{':' + name if name else ''}", "-L", "base", "-L", "theirs"]
+    status, out, err = git.cmd.Git().execute(["git", "merge-file", "-p", *labels, str(ours), str(base), str(theirs)],
+                                             with_extended_output=True, with_exceptions=False,
+                                             strip_newline_in_stdout=False)
+    if status < 0:
+        raise GitError(f"git merge-file failed: {err}", hint="is git installed?")
+    return FileMerge(str(out), status == 0)
+
+
+def register_merge_driver(root: Path, command: str) -> bool:
+    """Set ``merge.loa-memory.*`` in the repository's config; True if it changed."""
+    if get_config(root, "merge.loa-memory.driver") == command:
+        return False
+    set_config(root, "merge.loa-memory.name", "loa-memory: merge memory entries by id, field by field")
+    set_config(root, "merge.loa-memory.driver", command)
+    return True
