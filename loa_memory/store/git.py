@@ -149,3 +149,17 @@ def register_merge_driver(root: Path, command: str) -> bool:
     set_config(root, "merge.loa-memory.name", "loa-memory: merge memory entries by id, field by field")
     set_config(root, "merge.loa-memory.driver", command)
     return True
+
+
+def merge_base(root: Path, a: str, b: str = "HEAD") -> str:
+    return run(root, "merge-base", a, b).strip()
+
+
+def files_at(root: Path, rev: str, folders: list[str]) -> dict[str, str]:
+    """The text of every file under ``folders`` at revision ``rev`` (path relative to the root → text)."""
+    listed = run(root, "ls-tree", "-r", "--name-only", rev, "--", *folders)
+    texts = {}
+    for path in listed.splitlines():
+        if path.endswith((".yaml", ".yml", ".md")):
+            texts[path] = run(root, "show", f"{rev}:{path}")
+    return texts

@@ -28,7 +28,8 @@ def _seed(loa: Cli, folder: Path) -> None:
 
 
 def test_every_rule_has_an_invalid_example_and_a_docstring_with_examples() -> None:
-    assert set(INVALID) == set(RULES_BY_ID)
+    history_rules = {rule_id for rule_id, module in RULES_BY_ID.items() if getattr(module, "NEEDS_BASE", False)}
+    assert set(INVALID) == set(RULES_BY_ID) - history_rules  # those are tested against real git history
     for rule_id, module in RULES_BY_ID.items():
         doc = module.__doc__ or ""
         assert "Passing" in doc and "Failing" in doc, rule_id

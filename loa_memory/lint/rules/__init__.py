@@ -15,6 +15,7 @@ from . import (
     duplicate_id,
     expired,
     expiring_soon,
+    id_collision,
     id_format,
     low_effectiveness,
     min_confidence,
@@ -38,8 +39,8 @@ class Rule(Protocol):
 
 
 _MODULES: tuple[ModuleType, ...] = (
-    yaml_syntax, schema, id_format, duplicate_id, wrong_category, supersedes, dangling_link, min_confidence,
-    expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
+    yaml_syntax, schema, id_format, duplicate_id, id_collision, wrong_category, supersedes, dangling_link,
+    min_confidence, expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
     content_length, secret, low_effectiveness,
 )
 RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}

@@ -1,8 +1,11 @@
-"""Every id (and every alias) is used once across all worlds, files and the archive.
+"""Every id is used once across all worlds, files and the archive.
 
 Passing: ``MEM-20260101-001`` in decisions.yaml and ``MEM-20260101-002`` in facts.yaml.
 
 Failing: two entries ``MEM-20260101-001`` — typically two branches that each added the day's first entry.
+``lint --fix`` keeps the oldest, renumbers the others (their old id goes to ``aliases``) and rewrites the
+references made in the same session and the supersede partner. (An alias may equal another entry's id:
+that is what a renumbering leaves behind, and ``show`` prefers the real id.)
 """
 
 from __future__ import annotations
@@ -15,22 +18,18 @@ from ..context import LintContext
 
 ID = "duplicate-id"
 SEVERITY: Severity = "error"
-FIXABLE = False  # renumbering with reference rewriting arrives with the merge tooling
+FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    owners: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
+    owners: dict[str, list[Entry]] = defaultdict(list)
     for entry in ctx.entries():
         if entry.id:
-            owners[entry.id].append((entry, "id"))
-        for alias in entry.aliases:
-            owners[alias].append((entry, "aliases"))
+            owners[entry.id].append(entry)
     for memory_id, places in owners.items():
         if len(places) < 2:
             continue
-        first = places[0][0]
-        for entry, key in places[1:]:
-            where = f"{first.path}:{first.line}"
-            what = "an alias" if key == "aliases" else "an id"
-            yield ctx.finding(entry, ID, SEVERITY, f"{memory_id} is already used as {what} at {where}",
-                              key=key)
+        keep, *others = sorted(places, key=lambda e: (e.timestamp, e.path, e.line))
+        for entry in others:
+            yield ctx.finding(entry, ID, SEVERITY, f"{memory_id} is already the id of an older entry at "
+                              f"{keep.path}:{keep.line}", key="id", fixable=True)

@@ -1,0 +1,49 @@
+"""With ``--base REF``: an id this branch added must not also have been added on REF since the two
+diverged. Both branches pass CI on their own, and the merge silently keeps two entries with one id.
+
+Passing: this branch added ``MEM-20261122-003``; ``origin/main`` added ``MEM-20261122-001`` and ``-002``.
+
+Failing: both added ``MEM-20261122-001`` with different content. ``lint --fix --base REF`` renumbers this
+branch's entry, rewrites the branch's references to it, and keeps the old id in ``aliases``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...model import Finding, Severity
+from ...store import git
+from ..context import LintContext
+
+ID = "id-collision"
+SEVERITY: Severity = "error"
+FIXABLE = True
+NEEDS_BASE = True
+_ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
+
+
+def ids_at(ctx: LintContext, rev: str) -> set[str]:
+    folders = [world.storage_dir for world in ctx.config.worlds]
+    return {match for text in git.files_at(ctx.config.root, rev, folders).values() for match in _ID_LINE.findall(text)}
+
+
+def branch_added(ctx: LintContext) -> tuple[set[str], set[str]]:
+    """(ids the branch added since the merge base, ids the base added since then)."""
+    assert ctx.base_ref is not None
+    fork = git.merge_base(ctx.config.root, ctx.base_ref)
+    before = ids_at(ctx, fork)
+    theirs = ids_at(ctx, ctx.base_ref) - before
+    ours = {entry.id for entry in ctx.entries()} - before
+    return ours, theirs
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    if not ctx.base_ref:
+        return
+    ours, theirs = branch_added(ctx)
+    for entry in ctx.entries():
+        if entry.id in ours and entry.id in theirs:
+            yield ctx.finding(entry, ID, SEVERITY, f"{entry.id} was also added on {ctx.base_ref} since this branch "
+                              "forked: run `loa-memory lint --fix --base " + ctx.base_ref + "` to renumber it",
+                              key="id", fixable=True)
