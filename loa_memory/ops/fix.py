@@ -12,6 +12,7 @@ from ..store.load import load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from .archive import stage_archive
+from .runs import record_run
 from .write import normalise_tags, recover
 
 
@@ -51,7 +52,9 @@ def fix_grimoire(config: Config, options: LintOptions, moment: datetime | None =
             fixes.append(_fix(finding, entry, "set " + ", ".join(f"{k}: {v}" for k, v in update.items())))
         stage_archive(changes, expired, "expired", moment)
         changes.commit()
-    return fixes, run_lint(config, options)
+    remaining = run_lint(config, options)
+    record_run(config, "lint-fix", {"fixes": len(fixes), "remaining": len(remaining.findings)}, moment)
+    return fixes, remaining
 
 
 def _update_for(finding: Finding, entry: Entry) -> dict[str, object] | None:
