@@ -56,10 +56,10 @@ def session_markdown(data: dict[str, Any]) -> str:
         if not data[key]:
             continue
         lines.append(title)
-        for item in data[key]:
+        for n, item in enumerate(data[key]):
             if key == "telos":
                 head, _, body = item["text"].partition("\n")
-                lines += [f"### {head}", body, ""] if body else [f"### {head}", ""]
+                lines += ([""] if n else []) + [f"### {head}"] + ([body] if body else [])
             else:
                 lines.append(f"- {item['text']}")
         lines.append("")
