@@ -332,3 +332,25 @@ def test_post_merge_hook_scores_and_never_fails(loa: Cli) -> None:
     broken = subprocess.run(["sh", str(hook)], cwd=loa.root, env={**env, "LOA_MEMORY": "false"},
                             capture_output=True, text=True)
     assert broken.returncode == 0 and "score did not run" in broken.stderr
+
+
+def test_score_adds_to_existing_counters_and_patches_markdown(loa: Cli) -> None:
+    write(loa.root, f"{MEMDIR}/facts.yaml", "- id: MEM-20260101-001\n  category: fact\n  summary: Counted before\n"
+          "  content: Counted on another branch.\n  confidence: 0.9\n"
+          "  source: {session_id: s1, timestamp: '2026-01-01T00:00:00Z'}\n"
+          "  effectiveness: {applications: 4, successes: 4, score: 100, last_applied: '2026-01-02T00:00:00Z'}\n"
+          "  tags: [kept]   # a comment that stays\n\n# trailing comment\n")
+    write(loa.root, f"{MEMDIR}/procedures/release.md", "---\nid: MEM-20260101-002\ncategory: procedure\n"
+          "summary: Release steps\nconfidence: 0.9\nsource: {session_id: s1, timestamp: '2026-01-01T00:00:00Z'}\n"
+          "---\n1. Tag.\n2. Push.\n")
+    config = load_config(loa.root)
+    record_applications(config, ["MEM-20260101-001", "MEM-20260101-002"], source="recall")
+    record_feedback(config, "MEM-20260101-001", "failure")
+    assert loa("score").exit_code == 0
+    facts = (loa.root / MEMDIR / "facts.yaml").read_text()
+    assert "  effectiveness:\n    applications: 5\n    successes: 4\n    score: 80\n    last_applied: '20" in facts
+    assert "  tags: [kept]   # a comment that stays\n" in facts and facts.endswith("\n# trailing comment\n")
+    release = (loa.root / MEMDIR / "procedures" / "release.md").read_text()
+    assert "effectiveness:\n  applications: 1\n  successes: 0\n  score: 0\n" in release
+    assert release.endswith("---\n1. Tag.\n2. Push.\n")
+    assert loa("lint").exit_code == 0
