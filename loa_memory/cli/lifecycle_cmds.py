@@ -37,7 +37,7 @@ def archive(ctx: click.Context, dry_run: bool, check: bool, fmt: str | None) -> 
 @pass_state
 def feedback(state: State, /, memory_id: str, outcome: str, note: str | None, fmt: str | None) -> None:
     """Record whether memory MEMORY_ID helped; `score` folds it into the entry."""
-    from ..ops.effectiveness import record_feedback
+    from ..ops.feedback import record_feedback
     from ..render.lifecycle import feedback_text
 
     emit(state, fmt, record_feedback(state.config(), memory_id, outcome, note), feedback_text)

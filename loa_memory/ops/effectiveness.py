@@ -1,4 +1,4 @@
-"""Effectiveness: ``feedback`` records outcomes, ``score`` folds usage events into the memory files.
+"""Effectiveness: ``score`` folds usage events (``--track``, ``feedback``) into the memory files.
 
 Counting rules (``.loa/usage.jsonl``, read in file order):
 
@@ -23,9 +23,7 @@ machine folds only its own local events, so merged counts add up without countin
 from __future__ import annotations
 
 import json
-import os
 import re
-import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +31,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import UsageError
 from ..model import Entry
 from ..retrieve.rank import tier
 from ..store import yamlio
@@ -41,10 +38,9 @@ from ..store.config import Config
 from ..store.load import load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
-from ..store.times import format_time, now_utc, parse_time
-from .gate import check_secrets
+from ..store.times import format_time, parse_time
 from .runs import record_run
-from .usage import USAGE_FILE, append_events
+from .usage import USAGE_FILE
 from .write import recover, refuse_if_broken
 
 FOLDED_FILE = "usage.folded"
@@ -247,17 +243,3 @@ def score_record(report: ScoreReport) -> dict[str, Any]:
                         for memory_id, before, after in report.updated],
             "queued_for_archival": [{"id": e.id, "summary": e.summary, "effectiveness": dict(e.data["effectiveness"])}
                                     for e in report.queued]}
-
-
-def record_feedback(config: Config, memory_id: str, outcome: str, note: str | None = None) -> dict[str, Any]:
-    """Append an ``outcome`` event for a known memory; the note passes the secret gate first."""
-    if outcome not in ("success", "failure"):
-        raise UsageError(f"unknown outcome {outcome!r}", hint="use --outcome success or --outcome failure")
-    entry = load_grimoire(config).get(memory_id)
-    if note:
-        check_secrets(config, note, f".loa/{USAGE_FILE}", 1)
-    event = {"event_id": uuid.uuid4().hex, "at": format_time(now_utc()), "type": "outcome", "memory_id": entry.id,
-             "outcome": outcome, "note": note or "",
-             "session_id": os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""}
-    append_events(config, [event])
-    return {**event, "summary": entry.summary}

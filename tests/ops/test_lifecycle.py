@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from loa_memory.ops.effectiveness import record_feedback, score_grimoire
+from loa_memory.ops.effectiveness import score_grimoire
+from loa_memory.ops.feedback import record_feedback
 from loa_memory.ops.usage import record_applications
 from loa_memory.store import atomic
 from loa_memory.store.config import load_config
