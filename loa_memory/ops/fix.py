@@ -13,6 +13,7 @@ from ..store.lock import locked
 from ..store.save import Changeset
 from .archive import stage_archive
 from .renumber import Renumbered, stage_renumbering
+from .runs import record_run
 from .write import normalise_tags, recover
 
 
@@ -61,7 +62,9 @@ def fix_grimoire(config: Config, options: LintOptions, moment: datetime | None =
                              "reference(s) rewritten)"))
         stage_archive(changes, expired, "expired", moment)
         changes.commit()
-    return fixes, run_lint(config, options)
+    remaining = run_lint(config, options)
+    record_run(config, "lint-fix", {"fixes": len(fixes), "remaining": len(remaining.findings)}, moment)
+    return fixes, remaining
 
 
 def _update_for(finding: Finding, entry: Entry) -> dict[str, object] | None:

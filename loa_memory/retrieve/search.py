@@ -179,6 +179,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
 def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], options: SearchOptions,
             minimum: float, weights: Weights, now: datetime) -> list[Hit]:
     key_of = {(e.id, e.path): key for key, e in entries.items()}
+    hide_after = int(grimoire.config.section("lifecycle").get("ineffective_min_applications", 5))
     hits: dict[str, Hit] = {}
     for candidate in fused:
         entry = entries[candidate.key]
@@ -199,7 +200,7 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
                 elif entry.id not in existing.via:
                     existing.via.append(entry.id)
                 continue
-            if status in ("archived", "expired") or tier(entry) == "ineffective":
+            if status in ("archived", "expired") or _proven_ineffective(entry, hide_after):
                 continue
         if not _eligible(entry, options, minimum):
             continue
@@ -211,6 +212,13 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
     if options.history:
         ranked = _successors_first(grimoire, ranked, key_of, entries, weights, now)
     return [h for h in ranked if _eligible(h.entry, options, minimum)]
+
+
+def _proven_ineffective(entry: Entry, min_applications: int) -> bool:
+    """Ineffective after enough applications to be sure (one unanswered application proves nothing)."""
+    eff = entry.data.get("effectiveness")
+    applications = int(eff.get("applications") or 0) if isinstance(eff, dict) else 0
+    return tier(entry) == "ineffective" and applications >= min_applications
 
 
 def _current(grimoire: Grimoire, entry: Entry) -> Entry | None:

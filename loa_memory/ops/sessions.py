@@ -1,0 +1,60 @@
+"""Sessions: ``session start`` (the brief, plus an expiry check) and ``session end`` (an episode)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..errors import UsageError
+from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
+from ..store.config import Config
+from ..store.load import load_grimoire
+from ..store.times import now_utc
+from .archival import ArchivePlan, plan_archive, plan_record
+from .write import Written, add_entry, default_source
+
+
+@dataclass(frozen=True)
+class SessionStart:
+    brief: Brief
+    check: ArchivePlan | None
+
+
+def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = ()) -> BriefOptions:
+    """Options from ``retrieval.budget`` and ``lifecycle.session_episodes`` unless given."""
+    return BriefOptions(budget or int(config.section("retrieval").get("budget", 1500)),
+                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds))
+
+
+def start_session(config: Config, options: BriefOptions, now: datetime | None = None) -> SessionStart:
+    """The session brief; with ``lifecycle.check_on_session_start``, what is expired or expiring soon."""
+    moment = now or now_utc()
+    grimoire = load_grimoire(config, options.worlds or None)
+    brief = session_brief(grimoire, options, moment)
+    check = None
+    if config.section("lifecycle").get("check_on_session_start", True):
+        check = plan_archive(config, grimoire, moment)
+    return SessionStart(brief, check)
+
+
+def session_start_record(start: SessionStart) -> dict[str, Any]:
+    record = brief_record(start.brief)
+    record["expiry_check"] = plan_record(start.check) if start.check is not None else None
+    return record
+
+
+def end_session(config: Config, summary: str, *, outcome: str = "completed", session_id: str | None = None,
+                tags: Sequence[str] = (), world: str | None = None) -> Written:
+    """Append a ``session-summary`` episode through the normal write path (schema, secret gate, lock)."""
+    if not summary.strip():
+        raise UsageError("a session summary needs some text", hint='pass --summary "what was done and learned"')
+    session = session_id or os.environ.get("LOA_SESSION_ID") or default_source()["session_id"]
+    fields: dict[str, Any] = {"category": "episode", "content": summary, "session_id": session,
+                              "outcome": outcome, "action_types": [SESSION_SUMMARY],
+                              "source": {"session_id": session}}
+    if tags:
+        fields["tags"] = list(tags)
+    return add_entry(config, fields, world=world)

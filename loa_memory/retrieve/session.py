@@ -1,0 +1,105 @@
+"""``session start``: what an agent should hold in mind at the start of a session, within a budget.
+
+In order: telos (L4, every ``telos`` entry in full), knowledge that matters now (L3: active corrections as
+``BEFORE <trigger>: <lesson>``, preferences as ``PREFER ...``, the most recent decisions), then the last
+sessions (L2: episodes with ``action_types: [session-summary]``, newest first; every episode when there
+are none). Items are taken in that order while they fit the token budget; what does not fit is named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..model import Entry
+from ..store.load import Grimoire
+from ..store.times import now_utc
+from .browse import headline
+from .recall import Cue, timeline_line, tokens
+
+SESSION_SUMMARY = "session-summary"
+
+
+@dataclass(frozen=True)
+class BriefOptions:
+    budget: int = 1500
+    episodes: int = 5
+    decisions: int = 5
+    worlds: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Item:
+    """One piece of the brief: its layer, entry, and the exact text that is shown (and budgeted)."""
+
+    layer: str  # telos | correction | preference | decision | episode
+    entry: Entry
+    text: str
+
+
+@dataclass
+class Brief:
+    budget: int
+    items: list[Item] = field(default_factory=list)
+    omitted: list[Item] = field(default_factory=list)
+
+    @property
+    def spent(self) -> int:
+        return sum(tokens(item.text) for item in self.items)
+
+
+def telos_text(entry: Entry) -> str:
+    return f"{headline(entry)}\n{entry.content.strip()}".strip()
+
+
+def episode_line(entry: Entry) -> str:
+    outcome = entry.data.get("outcome")
+    return f"{entry.timestamp[:10]} {entry.id} {headline(entry)}" + (f" (outcome: {outcome})" if outcome else "")
+
+
+def _newest(entries: list[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: (e.timestamp, e.id), reverse=True)
+
+
+def candidates(grimoire: Grimoire, options: BriefOptions, now: datetime) -> list[Item]:
+    """Every item the brief would show with an unlimited budget, in order."""
+    active = [e for e in grimoire.entries if not e.archived and grimoire.status(e, now) == "active"
+              and (not options.worlds or e.world in options.worlds)]
+    of = {name: [e for e in active if e.category == name] for name in ("telos", "correction", "preference",
+                                                                      "decision", "episode")}
+    items = [Item("telos", e, telos_text(e)) for e in sorted(of["telos"], key=lambda e: e.path)]
+    corrections = sorted(_newest(of["correction"]), key=lambda e: -e.confidence)
+    items += [Item("correction", e, Cue(e, 1.0, frozenset()).imperative) for e in corrections]
+    items += [Item("preference", e, Cue(e, 1.0, frozenset()).imperative) for e in _newest(of["preference"])]
+    items += [Item("decision", e, timeline_line(e)) for e in _newest(of["decision"])[: options.decisions]]
+    summaries = [e for e in of["episode"] if SESSION_SUMMARY in (e.data.get("action_types") or [])]
+    items += [Item("episode", e, episode_line(e)) for e in _newest(summaries or of["episode"])[: options.episodes]]
+    return items
+
+
+def session_brief(grimoire: Grimoire, options: BriefOptions, now: datetime | None = None) -> Brief:
+    """Take the candidates in order while they fit ``options.budget`` tokens."""
+    brief = Brief(options.budget)
+    spent = 0
+    for item in candidates(grimoire, options, now or now_utc()):
+        cost = tokens(item.text)
+        if spent + cost > options.budget:
+            brief.omitted.append(item)
+            continue
+        brief.items.append(item)
+        spent += cost
+    return brief
+
+
+def brief_record(brief: Brief) -> dict[str, Any]:
+    """The stable JSON shape of a brief: one list per layer, in the order shown."""
+    record: dict[str, Any] = {"budget": brief.budget, "tokens": brief.spent}
+    for layer in ("telos", "correction", "preference", "decision", "episode"):
+        record[f"{layer}s" if layer != "telos" else "telos"] = [
+            {"id": item.entry.id, "category": item.entry.category, "date": item.entry.timestamp[:10],
+             "summary": headline(item.entry), "text": item.text} for item in brief.items if item.layer == layer]
+    record["omitted"] = [{"id": item.entry.id, "layer": item.layer, "tokens": tokens(item.text)}
+                         for item in brief.omitted]
+    return record
