@@ -8,7 +8,7 @@ import click
 
 from .. import __version__
 from ..render import FORMATS
-from . import hooks, lint, memory, retrieve
+from . import hooks, lifecycle, lint, memory, retrieve
 from .common import State
 
 
@@ -30,5 +30,5 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
 
 for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
                  lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
-                 retrieve.recall, retrieve.why):
+                 retrieve.recall, retrieve.why, lifecycle.capture):
     cli.add_command(_command)
