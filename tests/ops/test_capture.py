@@ -274,3 +274,12 @@ def test_capture_needs_something_to_read(loa: Cli) -> None:
     result = loa("capture")
     assert result.exit_code == 2 and "nothing to capture from" in result.stderr
     assert loa("capture", "--commit", "no-such-ref").exit_code == 2
+
+
+def test_a_secret_in_a_trailer_is_skipped_and_the_other_trailers_are_kept(loa: Cli) -> None:
+    _commit(loa.root, f"Deploy\n\nFact: the deploy token is {SECRET}\nDecision: deploy from tags only")
+    result = loa("capture", "--commit", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert SECRET not in result.output and "[secret]" in result.stdout
+    assert [e.category for e in load_grimoire(load_config(loa.root)).entries] == ["decision"]
+    assert all(SECRET not in p.read_text() for p in (loa.root / MEMDIR).rglob("*.yaml"))
