@@ -8,7 +8,7 @@ import click
 
 from .. import __version__
 from ..render import FORMATS
-from . import hooks, lifecycle_cmds, lint, memory, retrieve
+from . import hooks, lifecycle, lifecycle_cmds, lint, memory, retrieve
 from .common import State
 
 
@@ -30,6 +30,6 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
 
 for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
                  lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
-                 retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle_cmds.archive,
+                 retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle.capture, lifecycle_cmds.archive,
                  lifecycle_cmds.feedback, lifecycle_cmds.score, lifecycle_cmds.session, lifecycle_cmds.stats):
     cli.add_command(_command)

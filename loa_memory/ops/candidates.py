@@ -1,0 +1,125 @@
+"""Candidates for capture: one per memory trailer of a commit, one episode per cue of a transcript."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..store.config import CONFIG_NAME, Config
+from ..store.times import format_time, now_utc, parse_time
+from .commits import CommitInfo, changed_files, read_commits
+from .cues import Cue, detect
+from .trailers import trailer_memories
+from .transcript import Transcript
+from .write import summarise
+
+ARTIFACT_LIMIT = 20
+COMMIT_AGENT = "git-capture"
+TRANSCRIPT_AGENT = "transcript-capture"
+_LABEL = {"correction": "Correction", "preference": "Preference", "decision": "Decision", "error": "Resolved error"}
+_OUTCOME = {"correction": "corrected", "preference": "stated", "decision": "decided", "error": "resolved"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Fields of an entry to be, where they come from, and what duplicate checks need."""
+
+    origin: str
+    fields: dict[str, Any]
+    commit: CommitInfo | None = None
+    evidence_key: tuple[str, str] | None = None  # (session id, evidence) for transcript episodes
+    unresolved: bool = False
+
+
+def commit_candidates(config: Config, shas: Sequence[str]) -> Iterator[Candidate]:
+    """One candidate per memory trailer of each commit."""
+    session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID")
+    memory_dirs = tuple(w.storage_dir.rstrip("/") + "/" for w in config.worlds)
+    for info in read_commits(config.root, list(shas)):
+        memories = trailer_memories(info.message)
+        if not memories:
+            continue
+        files = [f for f in changed_files(config.root, info.sha) if not f.startswith(memory_dirs) and f != CONFIG_NAME]
+        for memory in memories:
+            cat = config.category(memory["category"])
+            fields: dict[str, Any] = dict(memory)
+            if cat.name == "error":
+                fields["error"] = memory["content"]
+            if cat.name == "correction":
+                fields.setdefault("trigger", info.subject)
+                fields.setdefault("lesson", memory["content"])
+            fields["confidence"] = max(cat.min_confidence, 0.9)
+            source = {"session_id": session or f"commit-{info.sha[:12]}", "agent": COMMIT_AGENT,
+                      "timestamp": info.time, "commit": info.sha, "capture": "trailer"}
+            if info.author:
+                source["author"] = info.author
+            fields["source"] = source
+            about = [f for f in files if not _bookkeeping(config, f)]
+            if about:
+                fields["artifacts"] = about[:ARTIFACT_LIMIT]
+            yield Candidate(f"commit {info.sha[:12]} {cat.name.capitalize()}:", fields, commit=info)
+
+
+def transcript_candidates(config: Config, transcript: Transcript, session_id: str | None = None,
+                          moment: datetime | None = None) -> Iterator[Candidate]:
+    """One episode candidate per cue in the transcript (timed by its turn, else ``moment``)."""
+    session = session_id or transcript.session_id
+    shown = _shown_path(config.root, transcript.path)
+    for cue in detect(transcript.turns):
+        quote = cue.evidence[0]
+        content = quote if cue.kind != "error" else f"{cue.fields['error']}\nResolution: {cue.fields.get('resolution')}"
+        gist = summarise(str(cue.fields.get("lesson") or quote))
+        fields: dict[str, Any] = {
+            "category": "episode",
+            "summary": _clip(f"{_LABEL[cue.kind]}: {gist}"),
+            "content": content,
+            "confidence": cue.confidence,
+            "source": {"session_id": session, "agent": TRANSCRIPT_AGENT, "timestamp": _when(cue, moment),
+                       "transcript": shown, "line_range": f"{cue.turn.line}-{max(cue.end, cue.turn.line)}",
+                       "capture": cue.kind},
+            "tags": [cue.kind],
+            "session_id": session,
+            "outcome": _OUTCOME[cue.kind] if cue.resolved else "unresolved",
+            "action_types": [cue.kind],
+            "evidence": list(cue.evidence),
+            **cue.fields,
+        }
+        yield Candidate(f"{shown}:{cue.turn.line}", fields, evidence_key=(session, evidence_text(cue.evidence)),
+                        unresolved=not cue.resolved)
+
+
+def evidence_text(quotes: Iterable[object]) -> str:
+    """The key an episode's evidence is compared by: the quotes joined, whitespace and case folded."""
+    return re.sub(r"\s+", " ", " | ".join(map(str, quotes))).strip().casefold()
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
+def _when(cue: Cue, fallback: datetime | None) -> str:
+    moment = parse_time(cue.turn.timestamp or "")
+    return format_time(moment or fallback or now_utc())
+
+
+def _shown_path(root: Path, path: Path) -> str:
+    """The transcript's path as recorded: relative to the repository, else with the home folder as ``~``."""
+    resolved = path.resolve()
+    with contextlib.suppress(ValueError):
+        return resolved.relative_to(root.resolve()).as_posix()
+    with contextlib.suppress(ValueError, RuntimeError):
+        return "~/" + resolved.relative_to(Path.home().resolve()).as_posix()
+    return resolved.as_posix()
+
+
+def _bookkeeping(config: Config, path: str) -> bool:
+    """Files a memory is never *about*: the memory files themselves, the config, .gitattributes."""
+    if path in (".loa.config.yaml", ".gitattributes", ".gitignore"):
+        return True
+    return any(path.startswith(world.storage_dir.rstrip("/") + "/") for world in config.worlds)

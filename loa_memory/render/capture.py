@@ -1,0 +1,21 @@
+"""Text rendering of a ``capture`` report: what was added, what was skipped and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def capture_text(data: dict[str, Any], *, quiet: bool = False) -> str:
+    """One line per added entry and, unless ``quiet``, per skipped candidate, then a count."""
+    verb = "would add" if data["dry_run"] else "added"
+    lines = [f"{verb} {a['id']} ({a['category']}) at {a['path']}:{a['line']}  {a['summary']}" for a in data["added"]]
+    if quiet:
+        return "\n".join(lines)
+    for skip in data["skipped"]:
+        about = f"  {skip['summary']}" if skip["summary"] else ""
+        lines.append(f"skipped {skip['origin']} [{skip['reason']}] {skip['detail']}{about}")
+    lines.extend(f"note: {note}" for note in data["notes"])
+    count = len(data["added"])
+    lines.append(f"{verb} {count} memor{'y' if count == 1 else 'ies'}, skipped {len(data['skipped'])}"
+                 + (" (dry run: nothing was written)" if data["dry_run"] else ""))
+    return "\n".join(lines)
