@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -207,7 +206,8 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
 
     # lexical index -----------------------------------------------------------------------------
     shutil.rmtree(path / ".loa", ignore_errors=True)
-    put("`index --no-embed` from scratch (`.loa/` deleted: YAML parse + index)", f"{cli(path, 'index', '--no-embed')[0]:.2f} s")
+    put("`index --no-embed` from scratch (`.loa/` deleted: YAML parse + index)",
+        f"{cli(path, 'index', '--no-embed')[0]:.2f} s")
     put("`index --rebuild --no-embed` (parse cache warm: index only)",
         f"{cli(path, 'index', '--rebuild', '--no-embed')[0]:.2f} s")
     put("index size on disk", f"{sum(p.stat().st_size for p in (path / '.loa/index').rglob('*')) / 1e6:.1f} MB")
