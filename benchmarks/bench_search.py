@@ -200,6 +200,8 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
         row[name] = value
         log(f"  {size:>7,}  {name}: {value}")
 
+    row["load average at the start (1 / 5 / 15 min; 2 = both cores busy)"] = " / ".join(
+        f"{x:.1f}" for x in os.getloadavg())
     path, gen = make_repo(base, size)
     data_mb = sum(p.stat().st_size for p in (path / MEMDIR).rglob("*.yaml")) / 1e6
     put("corpus (generated in)", f"{data_mb:.1f} MB, {data_mb * 1e6 / size:.0f} B/entry ({gen:.0f} s)")
@@ -228,7 +230,7 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
     after_edit = []
     for n in range(3):
         edit_one(path, 20 + n)
-        after_edit.append(cli(path, "search", queries[n], "--mode", "lexical")[0])
+        after_edit.append(cli(path, "search", queries[n % len(queries)], "--mode", "lexical")[0])
     put("CLI `search --mode lexical` right after editing one entry (p50 of 3)",
         f"{statistics.median(after_edit):.2f} s (+{statistics.median(after_edit) - pct(lex, 50):.2f} s refresh)")
     for preload, label in ((False, "incl. load_grimoire"), (True, "grimoire preloaded")):
@@ -285,6 +287,8 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
     else:
         notes.append("ripgrep is not installed: no baseline (apt-get install ripgrep)")
     shutil.rmtree(path, ignore_errors=True)
+    row["load average at the end (1 / 5 / 15 min; 2 = both cores busy)"] = " / ".join(
+        f"{x:.1f}" for x in os.getloadavg())
     return row, notes
 
 
