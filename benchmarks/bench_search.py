@@ -98,7 +98,7 @@ def edit_one(path: Path, n: int) -> None:
     text = target.read_text("utf-8")
     marker = "\n  summary: "
     at = -1
-    for _ in range(1 + (n * 7919) % 500):
+    for _ in range(1 + (n * 7919) % min(500, text.count(marker))):
         at = text.index(marker, at + 1)
     at += len(marker)
     target.write_text(text[:at] + f"Edited {n} " + text[at:], "utf-8")
