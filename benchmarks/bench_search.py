@@ -7,6 +7,9 @@ edit < 1 s; 100k must work.
 Run: python benchmarks/bench_search.py [--sizes 1000,10000,100000] [--minilm-sizes 1000] [--runs 1]
      → prints the table and writes benchmarks/reports/search.md (or --report PATH)
 
+Cost: `--sizes 1000,10000` takes ~6 min on 2 cores; 100k adds ~15-20 min (corpus generation, two index builds
+and a hashing sidecar of 100k entries). MiniLM at 10k (`--minilm-sizes 1000,10000`) adds ~8-13 min.
+
 Every CLI figure is the wall time of a whole `loa-memory` process (`python -m loa_memory`), the way an
 agent or a hook pays it. The machine may be busy with other work: figures are medians (p50) and p95.
 """
