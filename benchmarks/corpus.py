@@ -41,11 +41,12 @@ def entry(n: int, rng: random.Random, category: str = "fact") -> dict[str, objec
     }
 
 
-def write_list_file(path: Path, count: int, category: str = "fact", seed: int = 7) -> None:
-    """A list file of ``count`` entries with unique ids."""
+def write_list_file(path: Path, count: int, category: str = "fact", seed: int = 7, start: int = 0) -> None:
+    """A list file of ``count`` entries with unique ids (numbered from ``start``: files written with
+    disjoint ranges have disjoint ids)."""
     rng = random.Random(seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as handle:
         handle.write(f"# {count} generated {category} entries\n")
-        for n in range(count):
+        for n in range(start, start + count):
             handle.write(yamlio.dump_item(entry(n, rng, category)))

@@ -217,13 +217,13 @@ def peak_gflops() -> float:
     return 2 * 2048**3 / best / 1e9
 
 
-def minilm_flops(texts: list[str], max_tokens: int) -> float:
+def minilm_flops(texts: list[str], max_tokens: int, batch_size: int = 16) -> float:
     """Floating-point operations the numpy forward pass does on ``texts`` (padded batches)."""
     tokenizer, _ = minilm.MiniLMEmbedder().load()
     lengths = sorted(len(tokenizer.encode(t, max_tokens)) for t in texts)
     h, layers, flops = 384, 6, 0.0
-    for s in range(0, len(lengths), 16):
-        batch = lengths[s: s + 16]
+    for s in range(0, len(lengths), batch_size):
+        batch = lengths[s: s + batch_size]
         tokens = len(batch) * max(batch)
         flops += layers * (24 * h * h * tokens + 4 * max(batch) * h * tokens)
     return flops

@@ -93,8 +93,12 @@ class Retriever:
 
         sidecar = self.sidecar()
         wanted = list(keys) if keys is not None else list(self.entries)
-        hash_of = {key: text_hash(embedding_text(self.entries[key])) for key in wanted}
-        texts = {hash_of[key]: embedding_text(self.entries[key]) for key in wanted}
+        hash_of: dict[str, str] = {}
+        texts: dict[str, str] = {}
+        for key in wanted:  # the text of an entry is made once: it is most of the cost here
+            text = embedding_text(self.entries[key])
+            hash_of[key] = digest = text_hash(text)
+            texts[digest] = text
         stored = sidecar.hashes()
         missing = [(h, t) for h, t in texts.items() if h not in stored]
         if missing and len(missing) <= EAGER_EMBED_LIMIT:
@@ -103,6 +107,8 @@ class Retriever:
             self.unembedded = len(missing)
             self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
                                  "run `loa-memory index` once to embed them")
+            if len(missing) == len(texts):  # no vector to compare with: skip loading the model for the query
+                return []
         by_hash: dict[str, list[str]] = {}
         for key, digest in hash_of.items():
             by_hash.setdefault(digest, []).append(key)

