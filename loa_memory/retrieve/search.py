@@ -96,9 +96,9 @@ class Retriever:
         hash_of: dict[str, str] = {}
         texts: dict[str, str] = {}
         for key in wanted:  # the text of an entry is made once: it is most of the cost here
-            text = embedding_text(self.entries[key])
-            hash_of[key] = digest = text_hash(text)
-            texts[digest] = text
+            entry_text = embedding_text(self.entries[key])
+            hash_of[key] = digest = text_hash(entry_text)
+            texts[digest] = entry_text
         stored = sidecar.hashes()
         missing = [(h, t) for h, t in texts.items() if h not in stored]
         if missing and len(missing) <= EAGER_EMBED_LIMIT:
