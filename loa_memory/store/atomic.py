@@ -45,6 +45,26 @@ def write_atomic(path: Path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
+def append_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with itself plus ``data``: the copy is done by the kernel, the swap is atomic."""
+    import shutil
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        if path.exists():
+            shutil.copyfile(path, temp)
+        with open(temp, "ab") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
 def write_many(files: Sequence[tuple[Path, str | None]], journal_dir: Path) -> None:
     """Write (or, for ``None``, delete) several files as one transaction (call under the lock)."""
     if len(files) == 1 and files[0][1] is not None:

@@ -346,8 +346,8 @@ def _rule_for(problem: schema_mod.SchemaProblem) -> str:
     return "schema"
 
 
-def refresh_cache(config: Config, mf: MemoryFile, text: str, known: list[CachedItem],
-                  appended: list[tuple[str, Any]] | None = None) -> None:
+def refresh_cache(config: Config, mf: MemoryFile, text: str | None, known: list[CachedItem],
+                  appended: list[tuple[str, Any]] | None = None, first_line: int | None = None) -> None:
     """Bring one file's cache up to date after loa-memory wrote ``text`` to it.
 
     When the write only appended items whose data is known, no parsing is needed at all.
@@ -359,12 +359,18 @@ def refresh_cache(config: Config, mf: MemoryFile, text: str, known: list[CachedI
         return
     if appended is not None and mf.category.kind != "markdown":
         items = list(known)
-        line = text.count("\n") - sum(item_text.count("\n") for item_text, _ in appended)
+        if first_line is not None:
+            line = first_line
+        else:
+            assert text is not None
+            line = text.count("\n") - sum(item_text.count("\n") for item_text, _ in appended)
         for item_text, data in appended:
             items.append((item_hash(item_text), line, data, []))
             line += item_text.count("\n")
         broken = False
     else:
+        if text is None:
+            return
         schema = schema_mod.memory_schema_for(config.categories)
         items, broken = parse_file_text(text, mf, schema, {item[0]: item for item in known})
     store_cache(_cache_path(config.local_dir / "cache" / "load", mf.rel), stat, key, items, broken)

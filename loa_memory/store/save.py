@@ -31,10 +31,37 @@ class FileText:
     """A YAML list file's text, cut into items only when an item must change (appends need no cut)."""
 
     rel: str
-    base: str
+    path: Path
+    _raw: bytes | None = None
+    _base: str | None = None
     _segments: list[_Segment] | None = None
     appended: list[tuple[str, Any]] = field(default_factory=list)
     _lines_before: int = 0
+
+    @property
+    def raw(self) -> bytes:
+        if self._raw is None:
+            self._raw = self.path.read_bytes() if self.path.exists() else b""
+        return self._raw
+
+    @property
+    def base(self) -> str:
+        if self._base is None:
+            self._base = self.raw.decode("utf-8")
+        return self._base
+
+    @property
+    def append_only(self) -> bool:
+        return self._segments is None and bool(self.appended)
+
+    def _needs_rewrite(self) -> bool:
+        """An empty ``[]`` list has to be rewritten as a block list; anything else takes plain appends."""
+        return self.raw[-64:].rstrip().endswith(b"[]")
+
+    def appended_bytes(self) -> bytes:
+        """What an append-only edit adds to the end of the file (a newline first if the file lacks one)."""
+        prefix = "\n" if self.raw and not self.raw.endswith(b"\n") else ""
+        return (prefix + "".join(item for item, _ in self.appended)).encode("utf-8")
 
     @property
     def segments(self) -> list[_Segment]:
@@ -98,7 +125,10 @@ class FileText:
     def append(self, item_text: str, data: Any = None) -> int:
         """Add an item at the end; returns the 1-based line it will start on."""
         if not self.appended:
-            self._lines_before = self._joined(self._body()).count("\n")
+            if self._segments is None and not self._needs_rewrite():
+                self._lines_before = self.raw.count(b"\n") + (1 if self.raw and not self.raw.endswith(b"\n") else 0)
+            else:
+                self._lines_before = self._joined(self._body()).count("\n")
         line = self._lines_before + sum(item.count("\n") for item, _ in self.appended) + 1
         self.appended.append((item_text, data))
         return line
@@ -128,8 +158,7 @@ class Changeset:
     def list_file(self, path: Path) -> FileText:
         if path not in self._lists:
             self._guard(path)
-            text = path.read_text("utf-8") if path.exists() else ""
-            self._lists[path] = FileText(self._rel(path), text)
+            self._lists[path] = FileText(self._rel(path), path)
         return self._lists[path]
 
     def append(self, path: Path, data: dict[str, Any]) -> int:
@@ -184,6 +213,12 @@ class Changeset:
 
     def commit(self) -> list[Path]:
         """Write every staged file in one transaction; returns the paths written."""
+        if not self._whole and len(self._lists) == 1:
+            (only_path, only), = self._lists.items()
+            if only.append_only and not only._needs_rewrite():
+                atomic.append_atomic(only_path, only.appended_bytes())  # no decode, no re-encode of a big file
+                self._refresh_appended(only_path, only)
+                return [only_path]
         files = self.staged()
         changed = []
         for path, text in files.items():
@@ -198,6 +233,13 @@ class Changeset:
             atomic.write_many(changed, self.config.local_dir)
             self._refresh_caches(dict(changed))
         return [path for path, _ in changed]
+
+    def _refresh_appended(self, path: Path, ft: FileText) -> None:
+        files = {mf.path: mf for mf in self.grimoire.files}
+        mf = files.get(path) or _memory_file(self.config, path)
+        if mf is not None:
+            refresh_cache(self.config, mf, None, self.grimoire.items.get(mf.rel, []), ft.appended,
+                          first_line=ft._lines_before)
 
     def _refresh_caches(self, written: dict[Path, str | None]) -> None:
         files = {mf.path: mf for mf in self.grimoire.files}
