@@ -25,6 +25,7 @@ class LintContext:
     grimoire: Grimoire
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
     base_ref: str | None = None
+    focus: frozenset[str] | None = None  # the files being checked (None: all); cross-entry rules still see all
     _texts: dict[str, list[str]] = field(default_factory=dict)
 
     def lines(self, rel: str) -> list[str]:
@@ -40,6 +41,12 @@ class LintContext:
         """Every parsed entry, valid or not (schema problems are the schema rule's business)."""
         for entry in [*self.grimoire.entries, *self.grimoire.invalid]:
             if archived is None or entry.archived == archived:
+                yield entry
+
+    def targets(self, *, archived: bool | None = None) -> Iterator[Entry]:
+        """The entries whose own findings are wanted: those in the focused files (all without a focus)."""
+        for entry in self.entries(archived=archived):
+            if self.focus is None or entry.path in self.focus:
                 yield entry
 
     @functools.cached_property

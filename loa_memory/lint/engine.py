@@ -85,11 +85,11 @@ def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = N
         if rule_id not in registry:
             raise UsageError(f"unknown rule {rule_id!r}", hint=f"known rules: {', '.join(sorted(registry))}")
     grimoire = grimoire or load_grimoire(config, options.worlds or None)
-    ctx = LintContext(config, grimoire, base_ref=options.base)
+    only = _rel_paths(config, options.paths) if options.paths else None
+    ctx = LintContext(config, grimoire, base_ref=options.base, focus=frozenset(only) if only is not None else None)
     if options.now is not None:
         ctx.now = options.now
     settings = rule_settings(config)
-    only = _rel_paths(config, options.paths) if options.paths else None
     entry_lines = {(e.path, e.id): e.line for e in [*grimoire.entries, *grimoire.invalid]}
     findings: dict[tuple[str, int, int, str, str], Finding] = {}
     for rule_id, module in registry.items():

@@ -22,13 +22,13 @@ SEVERITY: Severity = "error"
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for entry in ctx.entries(archived=True):
+    for entry in ctx.targets(archived=True):
         missing = [key for key in ("archived", "archived_at", "archive_reason") if key not in entry.data]
         if entry.data.get("archived") is False:
             missing.insert(0, "archived: true")
         if missing:
             yield ctx.finding(entry, ID, SEVERITY, f"archived entry lacks {', '.join(missing)}")
-    for entry in ctx.entries(archived=False):
+    for entry in ctx.targets(archived=False):
         if entry.data.get("archived") is True:
             yield ctx.finding(entry, ID, SEVERITY, "marked `archived: true` but not in the archive folder",
                               key="archived")

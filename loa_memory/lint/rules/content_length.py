@@ -25,7 +25,7 @@ SEVERITY: Severity = "error"
 def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
     limit = int(ctx.config.section("lint").get("max_content_length", 2000))
-    for entry in ctx.entries():
+    for entry in ctx.targets():
         if entry.category in LOA_CORE_CATEGORIES or entry.category in ("procedure", "telos"):
             continue
         if len(entry.content) > limit:

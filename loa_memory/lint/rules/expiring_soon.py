@@ -21,7 +21,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if days <= 0:
         return
     horizon = ctx.now + timedelta(days=days)
-    for entry in ctx.entries(archived=False):
+    for entry in ctx.targets(archived=False):
         if not entry.expires_at or ctx.grimoire.status(entry, ctx.now) != "active":
             continue
         try:

@@ -37,7 +37,7 @@ def _parse(value: str) -> datetime | None:
 def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
     horizon = ctx.now + SLACK
-    for entry in ctx.entries():
+    for entry in ctx.targets():
         digits = entry.id[4:12]
         try:
             day = datetime(int(digits[:4]), int(digits[4:6]), int(digits[6:8]), tzinfo=ctx.now.tzinfo)

@@ -21,7 +21,7 @@ SEVERITY: Severity = "warning"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     minimum = int(ctx.config.section("lifecycle").get("ineffective_min_applications", 5))
-    for entry in ctx.entries(archived=False):
+    for entry in ctx.targets(archived=False):
         eff = entry.data.get("effectiveness")
         if not isinstance(eff, dict) or ctx.grimoire.status(entry, ctx.now) != "active":
             continue

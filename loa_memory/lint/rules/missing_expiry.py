@@ -25,7 +25,7 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for entry in ctx.entries():
+    for entry in ctx.targets():
         ttl = str(entry.data.get("ttl") or "")
         if not ttl.endswith("d") or entry.expires_at:
             continue

@@ -40,6 +40,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     files: dict[str, Any] = {}
     items: dict[str, list[Any]] = {}
     for mf in ctx.grimoire.files:
+        if ctx.focus is not None and mf.rel not in ctx.focus:
+            if mf.rel in cached_files:
+                files[mf.rel] = cached_files[mf.rel]
+            continue
         try:
             stat = mf.path.stat()
         except OSError:

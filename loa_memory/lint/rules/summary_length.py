@@ -23,7 +23,7 @@ SEVERITY: Severity = "error"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
-    for entry in ctx.entries():
+    for entry in ctx.targets():
         summary = entry.data.get("summary")
         if summary is None:
             yield ctx.finding(entry, ID, "warning", "no summary: add a one-line `summary:` for search and recall")

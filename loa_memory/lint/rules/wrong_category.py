@@ -18,7 +18,7 @@ SEVERITY: Severity = "error"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     category_of = {mf.rel: mf.category for mf in ctx.grimoire.files}
-    for entry in ctx.entries():
+    for entry in ctx.targets():
         cat = category_of.get(entry.path)
         if cat is not None and entry.category != cat.name:
             right = ctx.config.category(entry.category).path if entry.category in \
