@@ -63,7 +63,8 @@ def main() -> None:
             path.write_text(text.replace("confidence: 0.9", f"confidence: 0.8{n % 9}", 1))
             hook.append(run([*CLI, "lint", FACTS], repo))
             scan.append(run([*CLI, "scan-secrets", FACTS], repo))
-        rows.append(("pre-commit hook loa-memory-lint on the changed file (one entry changed)", statistics.median(hook)))
+        rows.append(("pre-commit hook loa-memory-lint on the changed file (one entry changed)",
+                     statistics.median(hook)))
         rows.append(("scan-secrets on the same file afterwards (cache warm)", statistics.median(scan)))
         checker = shutil.which("check-jsonschema") or str(Path(sys.executable).parent / "check-jsonschema")
         ratio_note = "check-jsonschema not installed: `pip install check-jsonschema` to compare"
