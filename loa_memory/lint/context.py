@@ -27,6 +27,7 @@ class LintContext:
     base_ref: str | None = None
     focus: frozenset[str] | None = None  # the files being checked (None: all); cross-entry rules still see all
     _texts: dict[str, list[str]] = field(default_factory=dict)
+    _status: dict[int, str] = field(default_factory=dict)
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a memory file (cached for the run)."""
@@ -42,6 +43,13 @@ class LintContext:
         for entry in [*self.grimoire.entries, *self.grimoire.invalid]:
             if archived is None or entry.archived == archived:
                 yield entry
+
+    def status(self, entry: Entry) -> str:
+        """The entry's status at ``now``, computed once per run (several rules ask for every entry)."""
+        key = id(entry)
+        if key not in self._status:
+            self._status[key] = self.grimoire.status(entry, self.now)
+        return self._status[key]
 
     def targets(self, *, archived: bool | None = None) -> Iterator[Entry]:
         """The entries whose own findings are wanted: those in the focused files (all without a focus)."""

@@ -54,6 +54,7 @@ class Grimoire:
     files: list[MemoryFile] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)
     items: dict[str, list[CachedItem]] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # files that had to be read this time, by path
     _by_id: dict[str, Entry] | None = None
     _replaced: dict[str, Entry] | None = None
     _entries: tuple[list[Entry], list[Entry]] | None = None
@@ -184,7 +185,7 @@ def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_ca
     try:
         for mf in iter_memory_files(config, worlds):
             grimoire.files.append(mf)
-            items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None)
+            items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None, grimoire.texts)
             grimoire.items[mf.rel] = items
             if broken:
                 grimoire.broken.add(mf.rel)
@@ -208,8 +209,8 @@ def _cache_path(cache_dir: Path, rel: str) -> Path:
     return cache_dir / (hashlib.blake2b(rel.encode(), digest_size=10).hexdigest() + ".marshal")
 
 
-def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str,
-               cache_dir: Path | None) -> tuple[list[CachedItem], bool]:
+def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str, cache_dir: Path | None,
+               texts: dict[str, str] | None = None) -> tuple[list[CachedItem], bool]:
     try:
         stat = mf.path.stat()
     except OSError:
@@ -228,6 +229,8 @@ def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str,
         return [("", 0, None, [(0, 1, "unreadable", f"cannot read the file: {exc}")])], True
     known = {item[0]: item for item in cached["items"]} if cached else {}
     items, broken = parse_file_text(text, mf, schema, known)
+    if texts is not None:
+        texts[mf.rel] = text  # read anyway: later readers this run (the secret rule) need not read it again
     if cache_file is not None:
         store_cache(cache_file, stat, key, items, broken)
     return items, broken

@@ -23,7 +23,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     derived_from = {str(link.get("to")) for e in ctx.entries() for link in e.data.get("links") or []
                     if isinstance(link, dict) and link.get("relation") == "derived_from"}
     for entry in ctx.targets(archived=False):
-        if ctx.grimoire.status(entry, ctx.now) != "expired":
+        if ctx.status(entry) != "expired":
             continue
         if entry.category == "episode" and entry.id in derived_from:
             continue

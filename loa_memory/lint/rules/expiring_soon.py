@@ -22,7 +22,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     horizon = ctx.now + timedelta(days=days)
     for entry in ctx.targets(archived=False):
-        if not entry.expires_at or ctx.grimoire.status(entry, ctx.now) != "active":
+        if not entry.expires_at or ctx.status(entry) != "active":
             continue
         try:
             expires = datetime.fromisoformat(entry.expires_at)

@@ -23,7 +23,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     minimum = int(ctx.config.section("lifecycle").get("ineffective_min_applications", 5))
     for entry in ctx.targets(archived=False):
         eff = entry.data.get("effectiveness")
-        if not isinstance(eff, dict) or ctx.grimoire.status(entry, ctx.now) != "active":
+        if not isinstance(eff, dict) or ctx.status(entry) != "active":
             continue
         applications = int(eff.get("applications") or 0)
         if applications < minimum or not isinstance(eff.get("score"), int):

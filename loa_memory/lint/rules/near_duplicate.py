@@ -46,7 +46,7 @@ def _sketch(words: frozenset[str]) -> list[tuple[int, ...]]:
 def check(ctx: LintContext) -> Iterator[Finding]:
     threshold = float(ctx.config.section("lint").get("near_duplicate_threshold", 0.85))
     active = [e for e in ctx.entries(archived=False)
-              if ctx.grimoire.status(e, ctx.now) == "active" and e.category not in ("episode", "ledger", "handoff")]
+              if ctx.status(e) == "active" and e.category not in ("episode", "ledger", "handoff")]
     cache_path = ctx.config.local_dir / "cache" / _CACHE
     loaded = read_cache(cache_path)
     if not isinstance(loaded, dict) or loaded.get("threshold") != threshold:

@@ -54,7 +54,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             hits = known[1]
         else:
             hits = []
-            text = mf.path.read_text("utf-8", errors="replace")
+            text = ctx.grimoire.texts.get(mf.rel) or mf.path.read_text("utf-8", errors="replace")
             pieces = _pieces(text, mf.category.kind != "markdown")
             digests = [item_hash(piece) for piece, _ in pieces]
             missing = [n for n, digest in enumerate(digests) if digest not in cached_items]
