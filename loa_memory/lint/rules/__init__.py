@@ -15,6 +15,7 @@ from . import (
     duplicate_id,
     expired,
     expiring_soon,
+    governance,
     id_collision,
     id_format,
     low_effectiveness,
@@ -41,7 +42,7 @@ class Rule(Protocol):
 _MODULES: tuple[ModuleType, ...] = (
     yaml_syntax, schema, id_format, duplicate_id, id_collision, wrong_category, supersedes, dangling_link,
     min_confidence, expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
-    content_length, secret, low_effectiveness,
+    content_length, secret, low_effectiveness, governance,
 )
 RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}
 
