@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model import Entry, Finding, Severity
-from ...store import git, yamlio
+from ...store import git
+from ...store.history import entries_at
 from ..context import LintContext
 
 ID = "governance"
@@ -50,21 +51,6 @@ def _commits(ctx: LintContext, fork: str) -> list[Commit]:
     return commits
 
 
-def _entries_at(texts: dict[str, str]) -> dict[str, tuple[str, dict[str, Any]]]:
-    found: dict[str, tuple[str, dict[str, Any]]] = {}
-    for path, text in texts.items():
-        if not path.endswith(".yaml"):
-            continue
-        try:
-            loaded = yamlio.load_text(text, path=path)
-        except yamlio.YamlSyntaxError:
-            continue
-        for item in loaded if isinstance(loaded, list) else []:
-            if isinstance(item, dict) and item.get("id"):
-                found.setdefault(str(item["id"]), (path, item))
-    return found
-
-
 def _comparable(data: dict[str, Any]) -> str:
     """An entry's meaning, without the fields archiving adds."""
     return json.dumps({k: v for k, v in data.items() if k not in ARCHIVE_FIELDS}, sort_keys=True, default=str)
@@ -87,7 +73,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if "/telos/" in f"/{path}":
                 yield Finding(path, 1, 1, SEVERITY, ID, f"telos changed in commit {commit.sha[:10]} by "
                               f"{commit.name} <{commit.email}>, who is not in governance.operators")
-    before = _entries_at(git.files_at(ctx.config.root, fork, [w.storage_dir for w in ctx.config.worlds]))
+    before = entries_at(ctx.config.root, fork, [w.storage_dir for w in ctx.config.worlds])
     now: dict[str, Entry] = {}
     for entry in ctx.entries():
         now.setdefault(entry.id, entry)
