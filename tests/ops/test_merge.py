@@ -138,3 +138,26 @@ def test_merge_fields_table() -> None:
                       "superseded_by": "MEM-20260101-002"}
     assert conflicts == []
     assert merge_fields(base, {**base, "summary": "b"}, {**base, "summary": "c"})[1] == ["summary"]
+
+
+def test_rebase_and_cherry_pick_use_the_driver(base: Cli) -> None:
+    _add_on(base, "feature", ["Adopt gRPC for internal calls"])
+    _add_on(base, "other", ["Deploy with blue-green releases"])
+    git(base.root, "checkout", "-q", "feature")
+    rebased = subprocess.run(["git", "-C", str(base.root), "rebase", "-q", "other"], capture_output=True, text=True)
+    assert rebased.returncode == 0, rebased.stdout + rebased.stderr
+    contents = {e.content for e in load_grimoire(load_config(base.root)).entries}
+    assert {"Adopt gRPC for internal calls", "Deploy with blue-green releases"} <= contents
+    git(base.root, "checkout", "-q", "-b", "picker", "main")
+    _add_on(base, "third", ["Cache keys are content hashes"], start="main")
+    git(base.root, "checkout", "-q", "picker")
+    assert loa_add(base, "Run migrations before seeding")
+    _commit(base.root, "picker adds")
+    picked = subprocess.run(["git", "-C", str(base.root), "cherry-pick", "third"], capture_output=True, text=True)
+    assert picked.returncode == 0, picked.stdout + picked.stderr
+    contents = {e.content for e in load_grimoire(load_config(base.root)).entries}
+    assert {"Cache keys are content hashes", "Run migrations before seeding"} <= contents
+
+
+def loa_add(loa: Cli, text: str) -> bool:
+    return loa("add", "decision", text, "--confidence", "0.95").exit_code == 0
