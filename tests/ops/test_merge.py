@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -104,7 +105,7 @@ def test_a_true_conflict_is_confined_to_its_entry_and_lint_names_it(base: Cli) -
 
 def test_fifty_scripted_merges_lose_nothing(loa: Cli) -> None:
     rng = random.Random(7)
-    assert loa("add", "fact", "Base fact", "--confidence", "0.9").exit_code == 0
+    assert loa("add", "fact", "Base fact", "--confidence", "0.9", "--tags", "shared").exit_code == 0
     _commit(loa.root, "base")
     expected = {"Base fact"}
     for n in range(50):
@@ -118,6 +119,11 @@ def test_fifty_scripted_merges_lose_nothing(loa: Cli) -> None:
                             f"  category: fact\n  content: {t}\n  confidence: 0.9\n"
                             f"  source: {{session_id: s, timestamp: '2026-01-01T00:00:00Z'}}\n"
                             for k, t in enumerate(texts))
+            if n % 5 == 0:  # edits to a shared entry: a tag on one side, the confidence on the other
+                if branch[0] == "l":
+                    text = re.sub(r"  tags: \[(shared[^\]]*)\]\n", rf"  tags: [\1, t{n}]\n", text, count=1)
+                else:
+                    text = re.sub(r"  confidence: [0-9.]+\n", f"  confidence: 0.{91 + n % 8}\n", text, count=1)
             (loa.root / MEMDIR / "facts.yaml").write_text(text + items)
             _commit(loa.root, branch)
         git(loa.root, "checkout", "-q", "main")
@@ -128,6 +134,9 @@ def test_fifty_scripted_merges_lose_nothing(loa: Cli) -> None:
     grimoire = load_grimoire(load_config(loa.root))
     assert grimoire.problems == []
     assert {e.content for e in grimoire.entries} == expected
+    shared = next(e for e in grimoire.entries if e.content == "Base fact")
+    assert shared.tags == ["shared", *[f"t{n}" for n in range(0, 50, 5)]]
+    assert shared.confidence == float(f"0.{91 + 45 % 8}")
 
 
 def test_merge_fields_table() -> None:
