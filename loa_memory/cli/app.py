@@ -31,6 +31,6 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
 for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
                  lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
                  retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle.capture, lifecycle_cmds.archive,
-                 lifecycle_cmds.feedback, lifecycle_cmds.score, lifecycle_cmds.session, lifecycle_cmds.stats,
-                 lint.review):
+                 lifecycle_cmds.feedback, lifecycle_cmds.promote, lifecycle_cmds.score, lifecycle_cmds.session,
+                 lifecycle_cmds.stats, lint.review):
     cli.add_command(_command)

@@ -1,4 +1,4 @@
-"""Lifecycle commands: archive, feedback, score, session start|end, stats."""
+"""Lifecycle commands: archive, feedback, promote, score, session start|end, stats."""
 
 from __future__ import annotations
 
@@ -41,6 +41,24 @@ def feedback(state: State, /, memory_id: str, outcome: str, note: str | None, fm
     from ..render.lifecycle import feedback_text
 
     emit(state, fmt, record_feedback(state.config(), memory_id, outcome, note), feedback_text)
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Only report what would be promoted; write nothing.")
+@click.option("--world", help="The world to write to (default: the config's default world).")
+@format_option()
+@pass_state
+def promote(state: State, /, dry_run: bool, world: str | None, fmt: str | None) -> None:
+    """Promote episodes whose cue recurs in lifecycle.promotion_min_sessions sessions to one semantic entry.
+
+    \b
+    loa-memory promote --dry-run      # clusters that would be promoted, and those seen in too few sessions
+    loa-memory promote                # write them (one transaction), each linking its episodes derived_from
+    """
+    from ..ops.promote import promote as run_promote
+    from ..render.lifecycle import promote_text
+
+    emit(state, fmt, run_promote(state.config(), dry_run=dry_run, world=world).as_dict(), promote_text)
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""Text and Markdown renderings of the lifecycle commands: archive, feedback, score, session, stats."""
+"""Text and Markdown renderings of the lifecycle commands: archive, feedback, promote, score, session, stats."""
 
 from __future__ import annotations
 
@@ -97,4 +97,23 @@ def stats_text(data: dict[str, Any]) -> str:
             lines.append(f"  {job}: never")
         else:
             lines.append(f"  {job}: {run['at']} ({counts(run.get('summary') or {})})")
+    return "\n".join(lines)
+
+
+def promote_text(data: dict[str, Any]) -> str:
+    verb = "would promote" if data["dry_run"] else "promoted"
+    lines = []
+    for item in data["promoted"]:
+        where = f"{item['path']}:{item['line']}: " if not data["dry_run"] else ""
+        lines.append(f"{where}{verb} {item['id']} ({item['category']}) from {len(item['episodes'])} episodes in "
+                     f"{len(item['sessions'])} sessions: {item['summary']}")
+    for item in data["already_promoted"]:
+        lines.append(f"already promoted as {item['id']}: {item['summary']} ({len(item['episodes'])} episodes)")
+    for item in data["below_threshold"]:
+        lines.append(f"not yet: {item['kind']} seen in {len(item['sessions'])} of {data['min_sessions']} sessions "
+                     f"({', '.join(item['episodes'])}): {item['summary']}")
+    lines.extend(f"[warning] {warning}" for warning in data["warnings"])
+    count = len(data["promoted"])
+    lines.append(f"{verb} {count} cluster{'' if count == 1 else 's'} of {data['considered']} cue episodes "
+                 f"(similarity >= {data['similarity_threshold']}, min {data['min_sessions']} sessions)")
     return "\n".join(lines)

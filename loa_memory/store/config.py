@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "lifecycle": {"auto_archive": True, "archive_dir": ARCHIVE_DIR, "check_on_session_start": True,
                   "warn_before_archive_days": 7, "superseded_retention_days": 90,
                   "ineffective_min_applications": 5, "promotion_min_sessions": 3,
-                  "similarity_threshold": 0.75, "session_episodes": 5},
+                  "similarity_threshold": 0.7, "session_episodes": 5},
     "categories": {},
     "lint": {"rules": {}, "near_duplicate_threshold": 0.85, "max_content_length": 2000,
              "stale_cue_sessions": 20},
