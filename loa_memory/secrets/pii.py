@@ -102,12 +102,17 @@ def _card_brand_ok(d: str) -> bool:
     return False
 
 
+def _stands_alone(text: str, s: int, e: int) -> bool:
+    """A number not glued to a word, a path, a version or a longer number on either side."""
+    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:"):
+        return False
+    return not (e < len(text) and (is_word_char(text[e]) or (text[e] in "-." and text[e + 1:e + 2].isdigit())))
+
+
 def _check_card(m: re.Match[str], texts: Texts) -> Found | None:
     text = texts.text
     s, e = m.start(), m.end()
-    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:"):
-        return None
-    if e < len(text) and (is_word_char(text[e]) or (text[e] in "-." and text[e + 1:e + 2].isdigit())):
+    if not _stands_alone(text, s, e):
         return None
     raw = text[s:e]
     seps = {c for c in raw if not c.isdigit()}
@@ -189,9 +194,7 @@ def _ssn_ok(d: str) -> bool:
 def _check_ssn(m: re.Match[str], texts: Texts) -> Found | None:
     text = texts.text
     s, e = m.start(), m.end()
-    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:"):
-        return None
-    if e < len(text) and (is_word_char(text[e]) or (text[e] in "-." and text[e + 1:e + 2].isdigit())):
+    if not _stands_alone(text, s, e):
         return None
     raw = text[s:e]
     if raw[3] == " " and not _has_context(texts, s, ("ssn", "social security", "ss#", "tax id", "taxpayer")):
