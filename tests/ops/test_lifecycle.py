@@ -355,3 +355,24 @@ def test_score_adds_to_existing_counters_and_patches_markdown(loa: Cli) -> None:
     assert "effectiveness:\n  applications: 1\n  successes: 0\n  score: 0\n" in release
     assert release.endswith("---\n1. Tag.\n2. Push.\n")
     assert loa("lint").exit_code == 0
+
+
+def test_two_branches_each_scored_then_merged_add_up(loa: Cli) -> None:
+    mem_id = _add(loa, "fact", "The gateway times out after 30 seconds", "--confidence", "0.9")
+    git(loa.root, "add", "-A")
+    git(loa.root, "commit", "-qm", "base")
+    config = load_config(loa.root)
+    for branch, applied, successes in (("left", 10, 7), ("right", 6, 2)):
+        git(loa.root, "checkout", "-q", "-b", branch, "main")
+        record_applications(config, [mem_id] * applied, source="recall", query="q")
+        for n in range(successes):
+            record_feedback(config, mem_id, "success")
+        assert loa("score").exit_code == 0
+        git(loa.root, "commit", "-qam", f"{branch} scored")
+    git(loa.root, "checkout", "-q", "left")
+    merged = subprocess.run(["git", "-C", str(loa.root), "merge", "--no-edit", "-q", "right"], capture_output=True,
+                            text=True)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    eff = _entries(loa.root)[mem_id]["effectiveness"]
+    assert (eff["applications"], eff["successes"], eff["score"]) == (16, 9, 56)
+    assert loa("score").exit_code == 0 and _entries(loa.root)[mem_id]["effectiveness"]["applications"] == 16
