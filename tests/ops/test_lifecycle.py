@@ -365,7 +365,7 @@ def test_two_branches_each_scored_then_merged_add_up(loa: Cli) -> None:
     for branch, applied, successes in (("left", 10, 7), ("right", 6, 2)):
         git(loa.root, "checkout", "-q", "-b", branch, "main")
         record_applications(config, [mem_id] * applied, source="recall", query="q")
-        for n in range(successes):
+        for _ in range(successes):
             record_feedback(config, mem_id, "success")
         assert loa("score").exit_code == 0
         git(loa.root, "commit", "-qam", f"{branch} scored")
