@@ -125,8 +125,6 @@ def test_invalid_entry_is_refused_and_nothing_written(grimoire: Path) -> None:
     before = (grimoire / MEMDIR / "decisions.yaml").read_text()
     with pytest.raises(ValidationError, match="below this category's minimum"):
         add_entry(config, {"category": "decision", "content": "weak", "confidence": 0.5})
-    with pytest.raises(ValidationError, match="unknown field 'colour'"):
-        add_entry(config, {"category": "decision", "content": "x", "colour": "red"})
     with pytest.raises(ValidationError, match="MEM-YYYYMMDD-NNN"):
         add_entry(config, {"category": "decision", "content": "x", "id": "../x"})
     assert (grimoire / MEMDIR / "decisions.yaml").read_text() == before
@@ -161,3 +159,15 @@ def test_markdown_memories_keep_body_as_content(grimoire: Path) -> None:
     assert text.endswith("---\n1. bump version\n2. tag\n3. push the tag\n")
     loaded = load_grimoire(config)
     assert loaded.get(written.data["id"]).content == "1. bump version\n2. tag\n3. push the tag"
+
+
+def test_unknown_fields_are_kept_and_flagged_by_lint(grimoire: Path) -> None:
+    from loa_memory.lint import LintOptions, run_lint
+
+    config = load_config(grimoire)
+    written = add_entry(config, {"category": "decision", "content": "Use gRPC", "supercedes": "MEM-20260101-001",
+                                 "x-team": "payments"})
+    assert load_grimoire(config).get(written.data["id"]).data["supercedes"] == "MEM-20260101-001"
+    findings = run_lint(config, LintOptions()).findings
+    assert [(f.rule, f.severity) for f in findings] == [("unknown-field", "warning")]
+    assert "did you mean 'supersedes'" in findings[0].message

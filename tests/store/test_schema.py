@@ -13,7 +13,7 @@ BAD = [
     ({"confidence": 0.5}, ("confidence",), "below this category's minimum of 0.9"),
     ({"id": "../x"}, ("id",), "does not match"),
     ({"category": "rumour"}, ("category",), "'rumour' is not one of"),
-    ({"colour": "red"}, ("colour",), "unknown field 'colour'"),
+    ({"alternatives": [{"rejected_because": "x"}]}, ("alternatives", 0), "option is required"),
     ({"confidence": "high"}, ("confidence",), "expected number"),
     ({"source": {"session_id": "s", "timestamp": "yesterday"}}, ("source", "timestamp"), "not a date-time"),
     ({"tags": ["Bad Tag"]}, ("tags", 0), "does not match"),

@@ -27,6 +27,7 @@ from . import (
     summary_length,
     supersedes,
     tag_format,
+    unknown_field,
     wrong_category,
     yaml_syntax,
 )
@@ -42,7 +43,7 @@ class Rule(Protocol):
 _MODULES: tuple[ModuleType, ...] = (
     yaml_syntax, schema, id_format, duplicate_id, id_collision, wrong_category, supersedes, dangling_link,
     min_confidence, expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
-    content_length, secret, low_effectiveness, governance,
+    content_length, secret, low_effectiveness, governance, unknown_field,
 )
 RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}
 
