@@ -55,6 +55,7 @@ class Grimoire:
     broken: set[str] = field(default_factory=set)
     items: dict[str, list[CachedItem]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)  # files that had to be read this time, by path
+    splits: dict[str, list[yamlio.Item]] = field(default_factory=dict)  # ... and how they were cut into items
     _by_id: dict[str, Entry] | None = None
     _replaced: dict[str, Entry] | None = None
     _entries: tuple[list[Entry], list[Entry]] | None = None
@@ -185,7 +186,7 @@ def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_ca
     try:
         for mf in iter_memory_files(config, worlds):
             grimoire.files.append(mf)
-            items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None, grimoire.texts)
+            items, broken = _load_file(mf, schema, key, cache_dir if use_cache else None, grimoire)
             grimoire.items[mf.rel] = items
             if broken:
                 grimoire.broken.add(mf.rel)
@@ -210,7 +211,7 @@ def _cache_path(cache_dir: Path, rel: str) -> Path:
 
 
 def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str, cache_dir: Path | None,
-               texts: dict[str, str] | None = None) -> tuple[list[CachedItem], bool]:
+               grimoire: Grimoire | None = None) -> tuple[list[CachedItem], bool]:
     try:
         stat = mf.path.stat()
     except OSError:
@@ -228,9 +229,9 @@ def _load_file(mf: MemoryFile, schema: dict[str, Any], key: str, cache_dir: Path
     except (OSError, UnicodeDecodeError) as exc:
         return [("", 0, None, [(0, 1, "unreadable", f"cannot read the file: {exc}")])], True
     known = {item[0]: item for item in cached["items"]} if cached else {}
-    items, broken = parse_file_text(text, mf, schema, known)
-    if texts is not None:
-        texts[mf.rel] = text  # read anyway: later readers this run (the secret rule) need not read it again
+    items, broken = parse_file_text(text, mf, schema, known, grimoire.splits if grimoire is not None else None)
+    if grimoire is not None:
+        grimoire.texts[mf.rel] = text  # read anyway: later readers this run (the secret rule) need not read it again
     if cache_file is not None:
         store_cache(cache_file, stat, key, items, broken)
     return items, broken
@@ -247,8 +248,8 @@ def item_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any],
-                    known: dict[str, CachedItem] | None = None) -> tuple[list[CachedItem], bool]:
+def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any], known: dict[str, CachedItem] | None = None,
+                    splits: dict[str, list[yamlio.Item]] | None = None) -> tuple[list[CachedItem], bool]:
     """Parse and validate a memory file's text into cached items; the bool says it failed to parse."""
     known = known or {}
     if mf.category.kind == "markdown":
@@ -256,6 +257,8 @@ def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any],
     split = yamlio.split_items(text)
     if split.items is None:
         return _parse_whole(text, mf, schema)
+    if splits is not None:
+        splits[mf.rel] = split.items
     items: list[CachedItem] = []
     broken = False
     for item in split.items:

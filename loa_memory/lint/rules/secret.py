@@ -55,7 +55,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         else:
             hits = []
             text = ctx.grimoire.texts.get(mf.rel) or mf.path.read_text("utf-8", errors="replace")
-            pieces = _pieces(text, mf.category.kind != "markdown")
+            pieces = _pieces(text, mf.category.kind != "markdown", ctx.grimoire.splits.get(mf.rel))
             digests = [item_hash(piece) for piece, _ in pieces]
             missing = [n for n, digest in enumerate(digests) if digest not in cached_items]
             if len(missing) > _WHOLE_FILE:
@@ -77,14 +77,18 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
 
 
-def _pieces(text: str, is_list: bool) -> list[tuple[str, int]]:
-    """The file cut at item starts into pieces that together cover every byte (header and trivia too)."""
-    split = yamlio.split_items(text) if is_list else None
-    if split is None or not split.items:
+def _pieces(text: str, is_list: bool, items: list[yamlio.Item] | None = None) -> list[tuple[str, int]]:
+    """The file cut at item starts into pieces that together cover every byte (header and trivia too).
+
+    ``items`` is the loader's cut of the same text, when it made one this run.
+    """
+    if items is None and is_list:
+        items = yamlio.split_items(text).items
+    if not is_list or not items:
         return [(text, 0)]
-    pieces = [(text[: split.items[0].start], 0)] if split.items[0].start else []
-    bounds = [item.start for item in split.items] + [len(text)]
-    pieces += [(text[bounds[n]:bounds[n + 1]], item.line) for n, item in enumerate(split.items)]
+    pieces = [(text[: items[0].start], 0)] if items[0].start else []
+    bounds = [item.start for item in items] + [len(text)]
+    pieces += [(text[bounds[n]:bounds[n + 1]], item.line) for n, item in enumerate(items)]
     return pieces
 
 
