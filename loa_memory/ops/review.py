@@ -7,6 +7,8 @@ from typing import Any
 
 from ..errors import UsageError
 from ..lint import LintOptions, run_lint
+from ..model import Entry
+from ..retrieve.browse import headline
 from ..store import git
 from ..store.config import Config
 from ..store.history import entries_at
@@ -29,8 +31,7 @@ def _archived_path(config: Config, path: str) -> bool:
 
 
 def _headline(data: dict[str, Any]) -> str:
-    text = str(data.get("summary") or data.get("content") or "").strip().splitlines()
-    return text[0][:120] if text else ""
+    return headline(Entry(data, "", "", 0))
 
 
 def review(config: Config, revisions: str) -> Review:

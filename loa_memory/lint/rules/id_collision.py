@@ -9,23 +9,21 @@ branch's entry, rewrites the branch's references to it, and keeps the old id in 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...model import Finding, Severity
 from ...store import git
+from ...store.history import entries_at
 from ..context import LintContext
 
 ID = "id-collision"
 SEVERITY: Severity = "error"
 FIXABLE = True
 NEEDS_BASE = True
-_ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
 
 
 def ids_at(ctx: LintContext, rev: str) -> set[str]:
-    folders = [world.storage_dir for world in ctx.config.worlds]
-    return {match for text in git.files_at(ctx.config.root, rev, folders).values() for match in _ID_LINE.findall(text)}
+    return set(entries_at(ctx.config.root, rev, [world.storage_dir for world in ctx.config.worlds]))
 
 
 def branch_added(ctx: LintContext) -> tuple[set[str], set[str]]:
