@@ -94,18 +94,23 @@ def main() -> None:
     parser.add_argument("--queries", type=Path, nargs="*", default=None)
     parser.add_argument("--modes", nargs="*", default=list(MODES))
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the seeded repository (and its vectors) here and reuse it on the next run")
+    parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
     args = parser.parse_args()
     memories = load_jsonl(args.data / "memories.jsonl")
     query_files = args.queries or sorted(args.data.glob("queries*.jsonl"))
     queries = [q for path in query_files for q in load_jsonl(path)]
-    base = Path(tempfile.mkdtemp(prefix="loa-bench-quality-"))
+    base = args.workdir or Path(tempfile.mkdtemp(prefix="loa-bench-quality-"))
     try:
         root = base / "repo"
-        seed(root, memories)
+        if not (root / ".loa.config.yaml").exists():
+            seed(root, memories)
         search(load_config(root), SearchOptions("warm up", k=1))  # build index and vectors once
         results = {mode: evaluate(root, queries, mode) for mode in args.modes}
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        if args.workdir is None:
+            shutil.rmtree(base, ignore_errors=True)
     kinds = list(next(iter(results.values()))["table"])
     lines = ["# Retrieval quality", "",
              f"{len(memories)} memories from public ADRs, postmortems and runbooks; {len(queries)} queries "
@@ -128,9 +133,10 @@ def main() -> None:
         for mode in args.modes:
             for miss in results[mode]["misses"]:
                 print(mode, *miss)
-    out = Path(__file__).parent / "reports" / "retrieval-quality.md"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(report)
+    if not args.no_report:
+        out = Path(__file__).parent / "reports" / "retrieval-quality.md"
+        out.parent.mkdir(exist_ok=True)
+        out.write_text(report)
 
 
 if __name__ == "__main__":

@@ -195,7 +195,8 @@ class FullTextIndex:
                 if term.fieldname in TEXT_FIELDS and searcher.doc_frequency(term.fieldname, term.text):
                     idf[term.text] = max(idf.get(term.text, 0.0), searcher.idf(term.fieldname, term.text))
             total = sum(idf.values()) or 1.0
-            hits = searcher.search(query, limit=limit, terms=True)
+            # no block-max skipping: with common words in most documents it costs more than it saves
+            hits = searcher.search(query, limit=limit, terms=True, optimize=False)
             results = []
             for hit in hits:
                 words = {text.decode() if isinstance(text, bytes) else text for _f, text in hit.matched_terms()}

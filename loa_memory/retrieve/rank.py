@@ -105,6 +105,12 @@ def entry_factors(entry: Entry, weights: Weights, now: datetime) -> dict[str, fl
     return factors
 
 
+def max_factor(weights: Weights) -> float:
+    """An upper bound of the product of ``entry_factors``: no entry is weighed up by more."""
+    category = max([1.0, *weights.category.values()])
+    return category * (1.0 + max(weights.recency_weight, 0.0)) * max(TIER_FACTOR.values())
+
+
 def weigh(fused: Fused, entry: Entry, weights: Weights, now: datetime) -> tuple[float, dict[str, float]]:
     """The final score of a fused candidate, and the factors that made it."""
     factors = entry_factors(entry, weights, now)

@@ -7,6 +7,7 @@ everything is returned, and a replaced entry always ranks below the entry that r
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,11 +19,12 @@ from ..model import Entry
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
 from ..store.times import now_utc
-from .index import FullTextIndex, entry_keys
-from .rank import Fused, Weights, fuse, tier, weigh
+from .index import FullTextIndex
+from .rank import Fused, Weights, fuse, max_factor, tier, weigh
 
 Mode = Literal["hybrid", "lexical", "semantic"]
 EAGER_EMBED_LIMIT = 3000  # missing vectors embedded before answering; more waits for `loa-memory index`
+_TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
 @dataclass(frozen=True)
@@ -71,10 +73,7 @@ class Retriever:
                  progress: Callable[[int, int], None] | None = None) -> None:
         self.config = config
         self.grimoire = grimoire
-        self.entries: dict[str, Entry] = {}
-        for mf in grimoire.files:
-            for key, entry in entry_keys(grimoire, mf):
-                self.entries[key] = entry
+        self.entries: dict[str, Entry] = grimoire.keyed
         self.index = FullTextIndex(config)
         self.progress = progress
         self.warnings: list[str] = []
@@ -87,37 +86,68 @@ class Retriever:
         self.index.refresh(self.grimoire)
         return [hit for hit in self.index.search(text, limit) if hit[0] in self.entries]
 
-    def semantic(self, text: str, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
-        """(key, cosine) of every entry with a vector, best first."""
-        from .embed import embedding_text, text_hash
-
+    def semantic(self, text: str, keys: Sequence[str] | None = None, *, limit: int | None = None,
+                 also: Sequence[str] = ()) -> list[tuple[str, float]]:
+        """(key, cosine) of the ``limit`` nearest entries (default: all with a vector), best first,
+        followed by those of ``also`` (the lexical hits, whose cosine fusion needs) not among them."""
         sidecar = self.sidecar()
         wanted = list(keys) if keys is not None else list(self.entries)
-        hash_of: dict[str, str] = {}
-        texts: dict[str, str] = {}
-        for key in wanted:  # the text of an entry is made once: it is most of the cost here
-            entry_text = embedding_text(self.entries[key])
-            hash_of[key] = digest = text_hash(entry_text)
-            texts[digest] = entry_text
-        stored = sidecar.hashes()
-        missing = [(h, t) for h, t in texts.items() if h not in stored]
+        hash_of, texts = self._text_hashes(wanted)
+        missing = list(texts.items())
         if missing and len(missing) <= EAGER_EMBED_LIMIT:
             self.embedded_now = sidecar.ensure(missing, progress=self.progress)
         elif missing:
             self.unembedded = len(missing)
             self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
                                  "run `loa-memory index` once to embed them")
-            if len(missing) == len(texts):  # no vector to compare with: skip loading the model for the query
+            if len(missing) == len(set(hash_of.values())):  # nothing to compare with: skip loading the model
                 return []
         by_hash: dict[str, list[str]] = {}
         for key, digest in hash_of.items():
             by_hash.setdefault(digest, []).append(key)
         query = self.vectors([text])[0]
-        results: list[tuple[str, float]] = []
-        for digest, score in sidecar.search(query, list(by_hash), k=len(by_hash)):
-            results.extend((key, score) for key in by_hash[digest])
-        return results
+        nearest = sidecar.search(query, list(by_hash), k=limit or len(by_hash))
+        seen = {digest for digest, _ in nearest}
+        extra = [hash_of[key] for key in also if key in hash_of and hash_of[key] not in seen]
+        if extra:
+            nearest += sidecar.search(query, extra, k=len(extra))
+        return [(key, score) for digest, score in nearest for key in by_hash[digest]]
 
+    def _text_hashes(self, keys: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+        """Each key's embedding-text hash, and the texts of those whose vector is not stored yet.
+
+        An index key ends in its item's content hash, and an entry's embedding text depends on that
+        content only, so the hash is remembered per item (``.loa/cache/text-hashes``): building the
+        text of every entry on every query is most of a hybrid search's cost at 10k entries.
+        """
+        from ..store.cache import read_cache, write_cache
+        from .embed import embedding_text, text_hash
+
+        path = self.config.local_dir / "cache" / "text-hashes"
+        cached = read_cache(path)
+        known: dict[str, str] = cached[1] if isinstance(cached, tuple) and cached[0] == _TEXT_HASHES else {}
+        stored = self.sidecar().hashes()
+        hash_of: dict[str, str] = {}
+        texts: dict[str, str] = {}
+        learned = 0
+        for key in keys:
+            item = key.rpartition("#")[2]
+            digest = known.get(item)
+            if digest is None or digest not in stored:
+                entry_text = embedding_text(self.entries[key])
+                digest = text_hash(entry_text)
+                if digest not in stored:
+                    texts[digest] = entry_text
+                if len(item) == 32 and known.get(item) != digest:
+                    known[item] = digest
+                    learned += 1
+            hash_of[key] = digest
+        if learned:
+            if len(known) > 2 * len(self.entries):  # forget items edited or deleted long ago
+                current = {key.rpartition("#")[2] for key in self.entries}
+                known = {item: digest for item, digest in known.items() if item in current}
+            write_cache(path, (_TEXT_HASHES, known))
+        return hash_of, texts
 
     def sidecar(self) -> Any:
         """The embeddings sidecar of the configured embedder (the fallback, with a warning, if missing)."""
@@ -173,7 +203,8 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
     moment = now or now_utc()
     pool = max(50, options.k * 10)
     lexical = retriever.lexical(options.query, pool) if mode != "semantic" else []
-    semantic = retriever.semantic(options.query) if mode != "lexical" else []
+    semantic = retriever.semantic(options.query, limit=max(300, options.k * 30),
+                                  also=[key for key, _, _ in lexical]) if mode != "lexical" else []
     fused = fuse(lexical, semantic, weights)
     minimum = options.min_confidence if options.min_confidence is not None else \
         float(config.section("retrieval").get("min_confidence", 0.0))
@@ -187,7 +218,12 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
     key_of = {(e.id, e.path): key for key, e in entries.items()}
     hide_after = int(grimoire.config.section("lifecycle").get("ineffective_min_applications", 5))
     hits: dict[str, Hit] = {}
-    for candidate in fused:
+    # fused is best first, so once the k-th best score is out of a candidate's reach, it is out of every
+    # later one's. Not with history: swapping a replaced entry below its successor can free a place.
+    bound = 0.0 if options.history else max_factor(weights)
+    for number, candidate in enumerate(fused):
+        if bound and number % 32 == 31 and _kth_score(hits, options, minimum) > candidate.score * bound:
+            break
         entry = entries[candidate.key]
         status = grimoire.status(entry, now)
         if not options.history:
@@ -218,6 +254,12 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
     if options.history:
         ranked = _successors_first(grimoire, ranked, key_of, entries, weights, now)
     return [h for h in ranked if _eligible(h.entry, options, minimum)]
+
+
+def _kth_score(hits: dict[str, Hit], options: SearchOptions, minimum: float) -> float:
+    """The k-th best score among the hits that will be shown (0 while there are fewer than k)."""
+    scores = [h.score for h in hits.values() if _eligible(h.entry, options, minimum)]
+    return heapq.nlargest(options.k, scores)[-1] if len(scores) >= options.k else 0.0
 
 
 def _proven_ineffective(entry: Entry, min_applications: int) -> bool:

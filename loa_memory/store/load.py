@@ -59,18 +59,29 @@ class Grimoire:
     _by_id: dict[str, Entry] | None = None
     _replaced: dict[str, Entry] | None = None
     _entries: tuple[list[Entry], list[Entry]] | None = None
+    _keyed: dict[str, Entry] | None = None
 
     def _materialise(self) -> tuple[list[Entry], list[Entry]]:
         if self._entries is None:
             valid: list[Entry] = []
             invalid: list[Entry] = []
+            keyed: dict[str, Entry] = {}
             for mf in self.files:
-                for _hash, line, data, problems in self.items.get(mf.rel, ()):
+                for digest, line, data, problems in self.items.get(mf.rel, ()):
                     if isinstance(data, dict):
                         entry = Entry(data, mf.world, mf.rel, line + 1, mf.archived)
                         (invalid if problems else valid).append(entry)
+                        keyed[f"{mf.rel}#{digest or line}"] = entry
             self._entries = (valid, invalid)
+            self._keyed = keyed
         return self._entries
+
+    @property
+    def keyed(self) -> dict[str, Entry]:
+        """Every parsed entry, valid or not, by ``<file>#<item hash>`` (the search index's document key)."""
+        self._materialise()
+        assert self._keyed is not None
+        return self._keyed
 
     @property
     def entries(self) -> list[Entry]:
