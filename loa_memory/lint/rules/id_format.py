@@ -14,8 +14,10 @@ Failing::
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from ...model import Finding, Severity
 from ..context import LintContext
@@ -24,6 +26,7 @@ from ._loader import loader_findings
 ID = "id-format"
 SEVERITY: Severity = "error"
 SLACK = timedelta(days=1)  # clocks and time zones differ
+_UTC_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z")
 
 
 def _parse(value: str) -> datetime | None:
@@ -34,23 +37,39 @@ def _parse(value: str) -> datetime | None:
     return parsed if parsed.tzinfo else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _day(digits: str) -> datetime | None:
+    try:
+        return datetime(int(digits[:4]), int(digits[4:6]), int(digits[6:8]), tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _after(value: str, horizon: datetime, horizon_text: str) -> bool:
+    """``value`` is a timestamp later than ``horizon`` (a string compare for the usual UTC form)."""
+    if _UTC_FORM.fullmatch(value) and value[:19] != horizon_text[:19]:
+        return value[:19] > horizon_text[:19]
+    stamp = _parse(value)
+    return stamp is not None and stamp > horizon
+
+
 def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
-    horizon = ctx.now + SLACK
+    horizon = (ctx.now + SLACK).astimezone(UTC)
+    horizon_text = horizon.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     for entry in ctx.targets():
-        digits = entry.id[4:12]
-        try:
-            day = datetime(int(digits[:4]), int(digits[4:6]), int(digits[6:8]), tzinfo=ctx.now.tzinfo)
-        except ValueError:
+        day = _day(entry.id[4:12])
+        if day is None:
             yield ctx.finding(entry, ID, SEVERITY, f"{entry.id}: {entry.id[4:12]} is not a real date", key="id")
             continue
         if day > horizon:
             yield ctx.finding(entry, ID, SEVERITY, f"{entry.id} is dated in the future", key="id")
-        stamp = _parse(entry.timestamp)
-        if stamp is not None and stamp > horizon:
+        if _after(entry.timestamp, horizon, horizon_text):
             yield ctx.finding(entry, ID, SEVERITY, f"source.timestamp {entry.timestamp} is in the future",
                               key=("source", "timestamp"))
-        expires = _parse(entry.expires_at or "")
-        if stamp is not None and expires is not None and expires < stamp:
-            yield ctx.finding(entry, ID, SEVERITY, f"expires_at {entry.expires_at} is before source.timestamp",
-                              key="expires_at")
+        if entry.expires_at:
+            stamp = _parse(entry.timestamp)
+            expires = _parse(entry.expires_at)
+            if stamp is not None and expires is not None and expires < stamp:
+                yield ctx.finding(entry, ID, SEVERITY, f"expires_at {entry.expires_at} is before source.timestamp",
+                                  key="expires_at")

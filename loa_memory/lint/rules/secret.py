@@ -55,15 +55,15 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         else:
             hits = []
             text = ctx.grimoire.texts.get(mf.rel) or mf.path.read_text("utf-8", errors="replace")
-            pieces = _pieces(text, mf.category.kind != "markdown", ctx.grimoire.splits.get(mf.rel))
-            digests = [item_hash(piece) for piece, _ in pieces]
+            pieces, digests = _pieces(text, mf.category.kind != "markdown", ctx.grimoire.splits.get(mf.rel),
+                                      [item[0] for item in ctx.grimoire.items.get(mf.rel, ())])
             missing = [n for n, digest in enumerate(digests) if digest not in cached_items]
             if len(missing) > _WHOLE_FILE:
-                found_by_piece = _scan_whole(text, [offset for _, offset in pieces], scan_text)
+                found_by_piece = _scan_whole(text, [line for _, _, line in pieces], scan_text)
             else:
                 found_by_piece = {n: [(h.line, h.col, h.description, h.redacted, h.digest)
-                                      for h in scan_text(pieces[n][0])] for n in missing}
-            for n, ((_piece, offset), digest) in enumerate(zip(pieces, digests, strict=True)):
+                                      for h in scan_text(text[pieces[n][0]:pieces[n][1]])] for n in missing}
+            for n, ((_start, _end, offset), digest) in enumerate(zip(pieces, digests, strict=True)):
                 found = cached_items[digest] if n not in found_by_piece else found_by_piece[n]
                 items[digest] = found
                 hits.extend((offset + line, *rest) for line, *rest in found)
@@ -77,19 +77,30 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
 
 
-def _pieces(text: str, is_list: bool, items: list[yamlio.Item] | None = None) -> list[tuple[str, int]]:
-    """The file cut at item starts into pieces that together cover every byte (header and trivia too).
+def _pieces(text: str, is_list: bool, items: list[yamlio.Item] | None = None,
+            known: list[str] | None = None) -> tuple[list[tuple[int, int, int]], list[str]]:
+    """The file cut at item starts into pieces (start, end, line) that together cover every byte (header
+    and trivia too), and a content key for each piece.
 
-    ``items`` is the loader's cut of the same text, when it made one this run.
+    ``items`` is the loader's cut of the same text, when it made one this run, and ``known`` its item
+    hashes: a piece is its item's text plus trailing blank lines and comments, so its key is the
+    item's hash plus the hash of that tail, and a 10,000-item file is not hashed a second time.
     """
     if items is None and is_list:
         items = yamlio.split_items(text).items
     if not is_list or not items:
-        return [(text, 0)]
-    pieces = [(text[: items[0].start], 0)] if items[0].start else []
+        return [(0, len(text), 0)], [item_hash(text)]
+    reuse = known if known is not None and len(known) == len(items) and all(known) else None
+    pieces = [(0, items[0].start, 0)] if items[0].start else []
+    keys = [item_hash(text[: items[0].start])] if pieces else []
     bounds = [item.start for item in items] + [len(text)]
-    pieces += [(text[bounds[n]:bounds[n + 1]], item.line) for n, item in enumerate(items)]
-    return pieces
+    for n, item in enumerate(items):
+        start, end = bounds[n], bounds[n + 1]
+        tail = text[item.end:end]
+        head = reuse[n] if reuse is not None else item_hash(item.text)
+        keys.append(f"{head}+{item_hash(tail) if tail.strip() else len(tail)}")
+        pieces.append((start, end, item.line))
+    return pieces, keys
 
 
 def _scan_whole(text: str, starts: list[int], scan_text: Any) -> dict[int, list[Any]]:
