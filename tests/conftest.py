@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import GIT_IDENTITY, Cli, make_repo
+from tests.fixtures import CONTRACT_CHECKS, GIT_IDENTITY, Cli, make_repo
 
 
 @pytest.fixture(autouse=True)
@@ -34,3 +34,11 @@ def grimoire(repo: Path) -> Path:
 @pytest.fixture
 def loa(grimoire: Path) -> Cli:
     return Cli(grimoire)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many JSON/YAML outputs the run validated against their published schemas (tests/fixtures.py)."""
+    if CONTRACT_CHECKS:
+        terminalreporter.write_line(f"JSON contract: {sum(CONTRACT_CHECKS.values())} outputs of "
+                                    f"{len(CONTRACT_CHECKS)} schemas validated "
+                                    f"({', '.join(f'{k} {v}' for k, v in sorted(CONTRACT_CHECKS.items()))})")

@@ -1,4 +1,5 @@
-"""The one error boundary: user mistakes become ``error: ...`` and an exit code, never a traceback."""
+"""The one error boundary: user mistakes become ``error: ...`` (in JSON mode the ``{"error": ...}`` envelope on
+stdout) and an exit code, never a traceback."""
 
 from __future__ import annotations
 
@@ -13,16 +14,32 @@ from typing import Any
 
 import click
 
-from ..errors import GrimoireError, LoaError
+from ..errors import GrimoireError, LoaError, UsageError
+from .invocation import resolve
 
 
-def _wants_json(argv: list[str]) -> bool:
-    for index, arg in enumerate(argv):
-        if arg == "--format" and index + 1 < len(argv):
-            return argv[index + 1] == "json"
-        if arg == "--format=json":
-            return True
-    return False
+class Internal(LoaError):
+    """An unexpected exception (a bug); in JSON mode it is reported with the crash log as its path."""
+
+    exit_code = 3
+    code = "internal"
+
+
+class Interrupted(LoaError):
+    exit_code = 130
+    code = "interrupted"
+
+
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2; older click exits 0 with help
+
+
+def _usage_error(error: click.ClickException) -> UsageError:
+    """A click usage error as ours, with a pointer to the command's help (a bare group: its subcommands)."""
+    ctx: click.Context | None = getattr(error, "ctx", None)
+    if ctx is not None and isinstance(error, _NO_ARGS) and isinstance(ctx.command, click.Group):
+        return UsageError(f"`{ctx.command_path}` needs a command: {', '.join(sorted(ctx.command.commands))}",
+                          hint=f"`{ctx.command_path} --help` describes them")
+    return UsageError(error.format_message(), hint=f"`{ctx.command_path} --help`" if ctx is not None else None)
 
 
 def _report(error: LoaError, as_json: bool) -> None:
@@ -50,7 +67,7 @@ def _crash_log(exc: BaseException) -> Path:
 def run(command: click.Command, argv: list[str] | None = None) -> int:
     """Run ``command`` and map every outcome to an exit code (0 ok, 1 findings, 2 usage, 130 Ctrl-C)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    as_json = _wants_json(args)
+    as_json = resolve(command, args).fmt == "json"
     try:
         result = command.main(args=args, prog_name="loa-memory", standalone_mode=False)
     except LoaError as error:
@@ -60,15 +77,15 @@ def run(command: click.Command, argv: list[str] | None = None) -> int:
         return int(done.exit_code)
     except click.ClickException as error:
         if as_json:
-            _report(LoaError(error.format_message()), True)
+            _report(_usage_error(error), True)
         else:
             error.show()
         return 2
-    except click.Abort:
-        click.echo("aborted", err=True)
-        return 130
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+    except (click.Abort, KeyboardInterrupt) as stop:
+        if as_json:
+            _report(Interrupted("aborted" if isinstance(stop, click.Abort) else "interrupted"), True)
+        else:
+            click.echo("aborted" if isinstance(stop, click.Abort) else "interrupted", err=True)
         return 130
     except BrokenPipeError:
         return 1
@@ -76,5 +93,8 @@ def run(command: click.Command, argv: list[str] | None = None) -> int:
         log = _crash_log(exc)
         click.echo(f"error: unexpected {type(exc).__name__}: {exc}\n  this is a bug in loa-memory; "
                    f"details in {log}", err=True)
+        if as_json:
+            _report(Internal(f"unexpected {type(exc).__name__}: {exc}", path=str(log),
+                             hint="this is a bug in loa-memory; the file at path holds the details"), True)
         return 3
     return int(result) if isinstance(result, int) else 0

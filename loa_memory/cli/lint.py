@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import LoaError
-from .common import State, pass_state
+from .common import State, emit, pass_state
 
 REPORT_FORMATS = ("text", "json", "github", "sarif")
 
@@ -34,30 +34,34 @@ def _rule_docs() -> dict[str, str]:
 def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool, strict: bool, base: str | None,
          rules: tuple[str, ...], worlds: tuple[str, ...], list_rules: bool) -> None:
     """Check memory files (all of them, or PATHS). Exit 0 clean, 1 errors (or warnings with --strict)."""
-    from ..lint import LintOptions, rule_settings, run_lint
-    from ..render.lint import REPORTER_BY_NAME, fixes_text
+    from ..lint import LintOptions, run_lint
+    from ..render.lint import REPORTER_BY_NAME, fixes_text, lint_record
 
     state: State = ctx.obj
     config = state.config()
     fmt = fmt or (state.fmt if state.fmt in REPORT_FORMATS else "text")
     if list_rules:
-        docs = _rule_docs()
-        for rule_id, (enabled, severity) in sorted(rule_settings(config).items()):
-            first = docs.get(rule_id, "").strip().splitlines()[0] if docs.get(rule_id) else ""
-            click.echo(f"{rule_id:<20} {severity if enabled else 'off':<8} {first}")
+        from ..lint.docs import rule_list
+        from ..render.lint import rules_text
+
+        emit(state, fmt, {"rules": rule_list(config)}, rules_text)
         return
     options = LintOptions(paths=[str(p) for p in paths], rules=rules, worlds=worlds, base=base, strict=strict)
+    fixes = None
     if fix:
         from ..ops.fix import fix_grimoire
 
         fixes, result = fix_grimoire(config, options)
-        if fmt == "text" and fixes:
-            click.echo(fixes_text(fixes))
     else:
         result = run_lint(config, options)
-    output = REPORTER_BY_NAME[fmt](result.findings, result.files, _rule_docs())
-    if output:
-        click.echo(output)
+    if fmt == "json":
+        emit(state, fmt, lint_record(result.findings, result.files, fixes), str)
+    else:
+        if fmt == "text" and fixes:
+            click.echo(fixes_text(fixes))
+        output = REPORTER_BY_NAME[fmt](result.findings, result.files, _rule_docs())
+        if output:
+            click.echo(output)
     ctx.exit(result.exit_code(strict))
 
 
@@ -106,7 +110,6 @@ def review(ctx: click.Context, revisions: str, fmt: str | None) -> None:
     from ..ops.review import review as run_review
     from ..ops.review import review_record
     from ..render.review import review_markdown
-    from .common import emit
 
     state: State = ctx.obj
     data = review_record(run_review(state.config(), revisions))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
+from ..store.config import Config
+from .engine import EXTRA_RULES, rule_settings
 from .rules import RULES_BY_ID, is_fixable
 
 
@@ -17,6 +20,19 @@ def rules_markdown() -> str:
     for rule_id, module in sorted(RULES_BY_ID.items()):
         lines += ["", f"## {rule_id}", "", (module.__doc__ or "").strip()]
     return "\n".join(lines) + "\n"
+
+
+def rule_list(config: Config) -> list[dict[str, Any]]:
+    """Every rule as ``lint --list-rules`` shows it: severity and whether it is on (after the config), whether
+    ``--fix`` repairs it, and the first paragraph of its documentation."""
+    modules = {**RULES_BY_ID, **EXTRA_RULES}
+    listed = []
+    for rule_id, (enabled, severity) in sorted(rule_settings(config).items()):
+        doc = (modules[rule_id].__doc__ or "").strip()
+        listed.append({"id": rule_id, "severity": severity, "enabled": enabled,
+                       "fixable": bool(getattr(modules[rule_id], "FIXABLE", False)),
+                       "summary": " ".join(doc.split("\n\n", 1)[0].split())})
+    return listed
 
 
 if __name__ == "__main__":

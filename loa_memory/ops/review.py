@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import UsageError
 from ..lint import LintOptions, run_lint
 from ..model import Entry
+from ..render.lint import finding_record
 from ..retrieve.browse import headline
 from ..store import git
 from ..store.config import Config
@@ -68,8 +69,7 @@ def review(config: Config, revisions: str) -> Review:
     changed = [p for p in git.run(config.root, "diff", "--name-only", fork, head, "--", *folders).splitlines() if p]
     if changed and head == "HEAD":
         lint = run_lint(config, LintOptions(paths=[str(config.root / p) for p in changed]))
-        result.findings = [{"path": f.path, "line": f.line, "severity": f.severity, "rule": f.rule,
-                            "message": f.message} for f in lint.findings]
+        result.findings = [finding_record(f) for f in lint.findings]
     return result
 
 

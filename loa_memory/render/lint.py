@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,14 +27,27 @@ def text(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> s
     return "\n".join([str(f) for f in findings] + [_summary(findings, files)])
 
 
-def as_json(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> str:
-    payload = {
-        "findings": [{"path": f.path, "line": f.line, "col": f.col, "severity": f.severity, "rule": f.rule,
-                      "message": f.message, "entry_id": f.entry_id, "fixable": f.fixable} for f in findings],
+def finding_record(f: Finding) -> dict[str, Any]:
+    """The stable JSON shape of a finding (``lint``, ``scan-secrets``, ``review``)."""
+    return {"path": f.path, "line": f.line, "col": f.col, "severity": f.severity, "rule": f.rule,
+            "message": f.message, "entry_id": f.entry_id, "fixable": f.fixable}
+
+
+def lint_record(findings: Sequence[Finding], files: int, fixes: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Findings, their counts by severity and the files checked; with ``fixes``, the repairs ``--fix`` made."""
+    record: dict[str, Any] = {
+        "findings": [finding_record(f) for f in findings],
         "counts": {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")},
         "files": files,
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+    if fixes is not None:
+        record["fixes"] = [{"path": f.path, "line": f.line, "rule": f.rule, "entry_id": f.entry_id,
+                            "action": f.action} for f in fixes]
+    return record
+
+
+def as_json(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> str:
+    return json.dumps(lint_record(findings, files), indent=2, ensure_ascii=False)
 
 
 def _escape(value: str, *, prop: bool = False) -> str:
@@ -79,6 +93,12 @@ def sarif(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> 
 REPORTER_BY_NAME: dict[str, Callable[[Sequence[Finding], int, Mapping[str, str]], str]] = {
     "text": text, "json": as_json, "github": github, "sarif": sarif,
 }
+
+
+def rules_text(data: dict[str, Any]) -> str:
+    """``lint --list-rules``: one rule a line, its severity (``off`` when disabled) and what it checks."""
+    return "\n".join(f"{r['id']:<20} {r['severity'] if r['enabled'] else 'off':<8} "
+                     f"{textwrap.shorten(r['summary'], 90, placeholder=' ...')}" for r in data["rules"])
 
 
 def fixes_text(fixes: Sequence[Any]) -> str:
