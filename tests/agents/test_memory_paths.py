@@ -79,5 +79,5 @@ def test_the_mapping_in_examples() -> None:
     assert memory_parts("/memories") == () and memory_parts("/memories/") == ()
     with pytest.raises(UsageError, match="must start with /memories"):
         memory_parts("/memoriesx")
-    with pytest.raises(UsageError, match="may not end in .md"):
+    with pytest.raises(UsageError, match=r"may not end in \.md"):
         file_rel(("x.md", "y.md"))
