@@ -44,6 +44,7 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
     Category("preference", "preferences.yaml", "list", "permanent", 0.5, "semantic"),
     Category("correction", "corrections.yaml", "list", "permanent", 0.7, "cue"),
     Category("procedure", "procedures", "markdown", "permanent", 0.7, "procedural"),
+    Category("note", "notes", "markdown", "permanent", 0.5, "semantic"),
     Category("episode", "episodic", "dir-list", "30d", 0.0, "episodic", append_only=True),
     Category("telos", "telos", "markdown", "permanent", 0.0, "identity", operator_only=True),
     Category("ledger", "ledgers", "dir-list", "permanent", 0.0, "working", append_only=True, file_key="agent"),

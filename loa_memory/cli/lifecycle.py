@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from functools import partial
 from pathlib import Path
@@ -11,22 +10,6 @@ import click
 
 from ..errors import UsageError
 from .common import State, emit, format_option, pass_state
-
-
-def _hook_input() -> tuple[Path, str | None]:
-    """The transcript path and session id an agent hook passes as JSON on stdin (Claude Code's shape)."""
-    text = sys.stdin.read()
-    try:
-        data = json.loads(text or "{}")
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"the hook input is not JSON: {exc.msg}", path="<stdin>", line=exc.lineno, col=exc.colno,
-                         hint='expected {"transcript_path": ..., "session_id": ...}') from None
-    path = data.get("transcript_path") if isinstance(data, dict) else None
-    if not isinstance(path, str) or not path:
-        raise UsageError("the hook input has no transcript_path", path="<stdin>",
-                         hint='expected {"transcript_path": ..., "session_id": ...}')
-    session = data.get("session_id")
-    return Path(path).expanduser(), session if isinstance(session, str) and session else None
 
 
 @click.command()
@@ -59,10 +42,11 @@ def capture(state: State, /, revs: tuple[str, ...], since: str | None, transcrip
 
     session = None
     if hook_input:
-        path, session = _hook_input()
-        if not path.is_file():
-            raise UsageError(f"the hook's transcript {path} does not exist", hint="nothing to capture")
-        transcripts = (*transcripts, path)
+        from ..ops.hook_input import parse_hook_input
+
+        hook = parse_hook_input(sys.stdin.read())
+        session = hook.session_id
+        transcripts = (*transcripts, hook.transcript())
     if not (revs or since or transcripts):
         raise UsageError("nothing to capture from", hint="pass --commit REV, --since REV or --transcript FILE")
     options = CaptureOptions(revs, since, transcripts, session, dry_run, world)

@@ -74,33 +74,54 @@ def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> No
 
 
 @click.command()
-@click.argument("task")
+@click.argument("task", required=False)
 @click.option("--budget", type=click.IntRange(50), default=None, help="Token budget (default: retrieval.budget).")
 @click.option("--task-type", type=click.Choice(["auto", "exploration", "implementation", "debugging", "review",
                                                 "refactoring"]), default="auto", show_default=True)
 @click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
 @click.option("--track", is_flag=True, help="Record that these memories were applied (effectiveness scoring).")
+@click.option("--hook-input", is_flag=True,
+              help="Take TASK from an agent hook's JSON on stdin (`prompt`, as Claude Code's UserPromptSubmit passes "
+                   "it) and print nothing when nothing bears on it.")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
               help="markdown (default, for a prompt), json for agents.")
 @pass_state
-def recall(state: State, /, task: str, budget: int | None, task_type: str, worlds: tuple[str, ...], track: bool,
-           fmt: str | None) -> None:
-    """What to know before TASK: corrections as imperatives, then relevant memories, within a budget."""
+def recall(state: State, /, task: str | None, budget: int | None, task_type: str, worlds: tuple[str, ...],
+           track: bool, hook_input: bool, fmt: str | None) -> None:
+    """What to know before TASK: corrections as imperatives, then relevant memories, within a budget.
+
+    \b
+    loa-memory recall "write a migration that drops the legacy_flag column"
+    echo '{"prompt": "add a CSV export"}' | loa-memory recall --hook-input
+    """
+    from ..errors import UsageError
     from ..render.recall import recall_markdown
-    from ..retrieve.recall import RecallOptions, log_economics, recall_record
+    from ..retrieve.recall import RecallOptions, has_findings, log_economics, recall_record
     from ..retrieve.recall import recall as run_recall
 
+    session = None
+    if hook_input:
+        from ..ops.hook_input import parse_hook_input
+
+        hook = parse_hook_input(sys.stdin.read())
+        task, session = task or hook.prompt, hook.session_id
+        if not task:
+            return  # an empty prompt: nothing to recall, and a hook must not fail on it
+    if not task or not task.strip():
+        raise UsageError("recall needs a TASK", hint='e.g. `loa-memory recall "add a CSV export endpoint"`')
     config = state.config()
     options = RecallOptions(task, budget or int(config.section("retrieval").get("budget", 1500)),
                             None if task_type == "auto" else task_type, worlds)  # type: ignore[arg-type]
     result = run_recall(config, options)
-    log_economics(config, result)
+    log_economics(config, result, session)
+    if hook_input and not has_findings(result):
+        return
     data = recall_record(result)
     if track:
         from ..ops.usage import record_applications
 
         ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
-        record_applications(config, ids, source="recall", query=task)
+        record_applications(config, ids, source="recall", query=task, session_id=session)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
 

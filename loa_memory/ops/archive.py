@@ -35,8 +35,18 @@ def stage_archive(changes: Changeset, entries: Sequence[Entry], reason: str,
             front = next(yamlio.iter_front_matter(text), None)
             if front is None:
                 continue
+            destination = _free_markdown_path(changes, destination)
             changes.write(destination, f"---\n{yamlio.patch_item(front[0], fields)}---\n{front[1]}")
         else:
             changes.append_text(destination, yamlio.patch_item(text, fields))
         moved.append((entry, destination))
     return moved
+
+
+def _free_markdown_path(changes: Changeset, destination: Path) -> Path:
+    """``destination``, or ``name-2.md``, ``name-3.md``... when an archived file of that name is already there."""
+    candidate, number = destination, 2
+    while changes.text(candidate) is not None:
+        candidate = destination.with_name(f"{destination.stem}-{number}{destination.suffix}")
+        number += 1
+    return candidate

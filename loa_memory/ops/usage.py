@@ -38,8 +38,9 @@ def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
             os.close(fd)
 
 
-def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "") -> None:
+def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "",
+                        session_id: str | None = None) -> None:
     """One ``applied`` event per memory shown to a user or agent who asked to track it."""
-    session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
     append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
                             "session_id": session} for memory_id in memory_ids])

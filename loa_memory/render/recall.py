@@ -6,7 +6,8 @@ from typing import Any
 
 
 def recall_markdown(data: dict[str, Any]) -> str:
-    lines = [f"# Memory for: {data['task']}", f"_task type: {data['task_type']}; budget {data['budget']} tokens_", ""]
+    lines = [f"# Memory for: {_title(data['task'])}",
+             f"_task type: {data['task_type']}; budget {data['budget']} tokens_", ""]
     if data["corrections"] or data["preferences"]:
         lines.append("## Before you start")
         lines += [f"- {c['imperative']}" for c in data["corrections"]]
@@ -37,3 +38,9 @@ def recall_markdown(data: dict[str, Any]) -> str:
     for warning in data.get("warnings", []):
         lines.append(f"_note: {warning}_")
     return "\n".join(lines)
+
+
+def _title(task: str, width: int = 100) -> str:
+    """The task's first line, cut to ``width`` (a hook passes whole prompts, pasted code included)."""
+    first = task.strip().splitlines()[0] if task.strip() else ""
+    return first if len(first) <= width else first[:width - 1].rstrip() + "…"

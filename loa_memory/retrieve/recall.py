@@ -199,13 +199,19 @@ def full_text(entry: Entry) -> str:
     return "\n".join(str(p) for p in parts if p)
 
 
-def log_economics(config: Config, result: Recall) -> None:
+def has_findings(result: Recall) -> bool:
+    """Whether the recall found anything bearing on the task (the recent-decisions timeline alone does not count)."""
+    return bool(result.corrections or result.preferences or result.index or result.full or result.contradictions)
+
+
+def log_economics(config: Config, result: Recall, session_id: str | None = None) -> None:
     """Append this recall's token economics to ``.loa/token_economics.jsonl``."""
     from ..store.lock import ensure_local_dir
 
     ensure_local_dir(config.local_dir)
+    session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
     record = {"at": format_time(now_utc()), "task_type": result.task_type, **result.economics,
-              "session_id": os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""}
+              "session_id": session}
     with open(config.local_dir / "token_economics.jsonl", "a", encoding="utf-8") as handle:
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 

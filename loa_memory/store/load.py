@@ -176,11 +176,20 @@ def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
                 target = base / cat.path
                 if cat.kind == "list":
                     paths = [target] if target.is_file() else []
+                elif cat.kind == "markdown":  # notes keep the folders an agent gives them
+                    paths = sorted(_markdown_files(target)) if target.is_dir() else []
                 else:
-                    suffix = "*.md" if cat.kind == "markdown" else "*.yaml"
-                    paths = sorted(target.glob(suffix)) if target.is_dir() else []
+                    paths = sorted(target.glob("*.yaml")) if target.is_dir() else []
                 for path in paths:
                     yield MemoryFile(path, path.relative_to(config.root).as_posix(), world.name, cat, archived)
+
+
+def _markdown_files(folder: Path) -> Iterator[Path]:
+    """Markdown files under ``folder`` at any depth; hidden files and folders (temp files) left out."""
+    for path in folder.rglob("*.md"):
+        parts = path.relative_to(folder).parts
+        if not any(part.startswith(".") for part in parts) and path.is_file():
+            yield path
 
 
 def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_cache: bool = True) -> Grimoire:

@@ -27,6 +27,7 @@ EXAMPLES = {
     "correction": {"content": "Dropping columns broke the reporting job.",
                    "trigger": "drop a database column", "lesson": "check the reporting views first"},
     "procedure": {"content": "1. bump version\n2. tag\n3. push the tag\n", "summary": "Release a version"},
+    "note": {"content": "# Shop\n\n- exports stream rows\n", "summary": "Shop"},
     "episode": {"content": "Session fixed the flaky test.", "outcome": "success"},
     "telos": {"content": "Be the memory agents trust.", "summary": "Project purpose"},
 }

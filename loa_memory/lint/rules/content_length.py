@@ -1,5 +1,6 @@
 """Content must not be empty, and stays within the category's limit (2,000 characters for Loa's core
-categories, ``lint.max_content_length`` and the schema's 20,000 for the others).
+categories, ``lint.max_content_length`` and the schema's 20,000 for the others; Markdown documents —
+procedures, notes, telos — only the schema's 20,000).
 
 Passing::
 
@@ -26,7 +27,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
     limit = int(ctx.config.section("lint").get("max_content_length", 2000))
     for entry in ctx.targets():
-        if entry.category in LOA_CORE_CATEGORIES or entry.category in ("procedure", "telos"):
+        if entry.category in LOA_CORE_CATEGORIES or entry.category in ("procedure", "note", "telos"):
             continue
         if len(entry.content) > limit:
             yield ctx.finding(entry, ID, "warning",
