@@ -96,9 +96,10 @@ def recall(state: State, /, task: str, budget: int | None, task_type: str, world
     result = run_recall(config, options)
     log_economics(config, result)
     data = recall_record(result)
-    if track:
-        from ..ops.usage import record_applications
+    from ..ops.usage import record_applications, record_recall
 
+    record_recall(config, [c["id"] for c in data["corrections"] + data["preferences"]], query=task)
+    if track:
         ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
         record_applications(config, ids, source="recall", query=task)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)

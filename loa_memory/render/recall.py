@@ -13,9 +13,7 @@ def recall_markdown(data: dict[str, Any]) -> str:
         lines += [f"- {p['imperative']}" for p in data["preferences"]]
         lines.append("")
     if data["contradictions"]:
-        lines.append("## Contradictions to resolve")
-        lines += [f"- {c['a']} contradicts {c['b']}" for c in data["contradictions"]]
-        lines.append("")
+        lines += [*contradiction_lines(data["contradictions"]), ""]
     if data["index"]:
         lines.append("## Relevant memories")
         lines += [f"- {i['id']} [{i['category']}] {i['summary']}" for i in data["index"]]
@@ -37,3 +35,13 @@ def recall_markdown(data: dict[str, Any]) -> str:
     for warning in data.get("warnings", []):
         lines.append(f"_note: {warning}_")
     return "\n".join(lines)
+
+
+def contradiction_lines(pairs: list[dict[str, Any]]) -> list[str]:
+    """A Markdown section naming both sides of every unresolved contradiction."""
+    lines = ["## Conflicting memories"]
+    for pair in pairs:
+        note = f" ({pair['note']})" if pair.get("note") else ""
+        lines.append(f"- conflicting memories{note}: {pair['a']} says \"{pair['a_says']}\"; {pair['b']} says "
+                     f"\"{pair['b_says']}\"; resolve with `loa-memory supersede` (the one that no longer holds)")
+    return lines
