@@ -116,6 +116,9 @@ def recall(state: State, /, task: str, budget: int | None, task_type: str, world
 def why(ctx: click.Context, target: str, worlds: tuple[str, ...], k: int | None, fmt: str | None) -> None:
     """The decisions and lessons behind a file, a line, or a question. Exits 1 if none are found.
 
+    A decision thread (entries sharing `thread:`) comes back whole, oldest first; a "why didn't we use X"
+    question ranks the negative results (attempted, failure_reason, led_to) and rejected alternatives about X first.
+
     \b
     loa-memory why src/db/migrations/0042.py:17
     loa-memory why src/db/

@@ -12,8 +12,8 @@ cue, and not in the index now: the cue was about code that was there and is not 
 that was never in the code (an external API the lesson warns against) is never flagged.
 
 Everything git answers is cached in ``.loa/cache/code-refs.marshal``: what a commit holds never
-changes; what the index holds is keyed by the index's content, so a second run on the same index
-runs ``git ls-files`` only.
+changes; where each name is in the index is kept with the index's listing, so a run on the same index
+runs ``git ls-files`` only, and after staging a few files only those files are grepped again.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ _EXTENSIONS = frozenset(
     "py pyi js mjs cjs ts tsx jsx go rs rb java kt kts scala c h cc cpp hpp cs php sql yaml yml json toml md rst "
     "sh bash zsh cfg ini txt html css scss vue svelte swift m mm ex exs erl hs clj lua pl r proto tf lock".split())
 _CACHE = "code-refs.marshal"
-_VERSION = 1
+_VERSION = 2
+_INCREMENTAL_LIMIT = 2000  # more files staged since the last run than this: grep the whole index again
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class CodeIndex:
 
     config: Config
     _cache: dict[str, Any] = field(default_factory=dict)
-    _listing: tuple[str, list[str]] | None = None
+    _listing: tuple[str, dict[str, str]] | None = None
     _listed: bool = False
     _tracked: frozenset[str] = frozenset()
     _folders: frozenset[str] = frozenset()
@@ -105,10 +106,11 @@ class CodeIndex:
 
     def __post_init__(self) -> None:
         loaded = read_cache(self.config.local_dir / "cache" / _CACHE)
-        fresh = {"version": _VERSION, "index": "", "now": {}, "at": {}, "scanned": "", "introduced": {}}
+        fresh = {"version": _VERSION, "index": "", "listing": {}, "where": {}, "at": {}, "scanned": "",
+                 "introduced": {}}
         self._cache = loaded if isinstance(loaded, dict) and loaded.get("version") == _VERSION else fresh
 
-    def _listing_now(self) -> tuple[str, list[str]] | None:
+    def _listing_now(self) -> tuple[str, dict[str, str]] | None:
         if not self._listed:
             self._listed = True
             self._listing = git.staged_listing(self.config.root)
@@ -135,6 +137,19 @@ class CodeIndex:
                 missing.append(path)
         return missing
 
+    def prefetch(self, cues: list[tuple[Entry, tuple[str, ...]]]) -> None:
+        """Ask git about every cue's names at once: one ``git grep`` per commit that added cues, one of the index."""
+        by_rev: dict[str, set[str]] = {}
+        for entry, names in cues:
+            then = self._commit_of(entry) if names else None
+            if then is not None:
+                by_rev.setdefault(then, set()).update(names)
+        had: set[str] = set()
+        for rev, wanted in by_rev.items():
+            had |= self._found(rev, tuple(sorted(wanted)))
+        if had:
+            self._found(None, tuple(sorted(had)))
+
     def vanished_names(self, entry: Entry, names: tuple[str, ...]) -> tuple[str | None, list[str]]:
         """(the commit that added ``entry``, the names that were in the code then and are not now)."""
         if not names:
@@ -152,23 +167,54 @@ class CodeIndex:
         return [w.storage_dir for w in self.config.worlds] + [".loa"]
 
     def _found(self, rev: str | None, names: tuple[str, ...]) -> set[str]:
-        if rev is None:
-            listing = self._listing_now()
-            if listing is None:
-                return set(names)  # cannot tell: treat as present, never flag
-            if self._cache["index"] != listing[0]:
-                self._cache.update(index=listing[0], now={})
-            known: dict[str, bool] = self._cache["now"]
-        else:
-            known = self._cache["at"].setdefault(rev, {})
-        wanted = [n for n in names if n not in known]
+        """Which ``names`` the code holds: at commit ``rev``, or in the index (``None``); all of them when git
+        cannot tell, so nothing is flagged on a guess."""
+        if rev is not None:
+            known: dict[str, bool] = self._cache["at"].setdefault(rev, {})
+            wanted = [n for n in names if n not in known]
+            if wanted:
+                hits = git.grep_words(self.config.root, wanted, rev, self._exclude())
+                if hits is None:
+                    return set(names)
+                known.update({name: name in hits for name in wanted})
+                self._dirty = True
+            return {n for n in names if known[n]}
+        listing = self._listing_now()
+        if listing is None or not self._sync_index(listing):
+            return set(names)
+        where: dict[str, list[str]] = self._cache["where"]
+        wanted = [n for n in names if n not in where]
         if wanted:
-            hits = git.grep_words(self.config.root, wanted, rev, self._exclude())
-            if hits is None:
+            found = git.grep_words(self.config.root, wanted, None, self._exclude())
+            if found is None:
                 return set(names)
-            known.update({name: name in hits for name in wanted})
+            where.update({name: sorted(found.get(name, ())) for name in wanted})
             self._dirty = True
-        return {n for n in names if known[n]}
+        return {n for n in names if where[n]}
+
+    def _sync_index(self, listing: tuple[str, dict[str, str]]) -> bool:
+        """Bring the cached answers about the index up to date: only files staged since are grepped again."""
+        key, files = listing
+        if self._cache["index"] == key:
+            return True
+        old: dict[str, str] = self._cache["listing"]
+        where: dict[str, list[str]] = self._cache["where"]
+        exclude = tuple(folder.rstrip("/") + "/" for folder in self._exclude())
+        changed = [p for p, blob in files.items() if old.get(p) != blob and not p.startswith(exclude)]
+        if not old or len(changed) > _INCREMENTAL_LIMIT:
+            where.clear()
+        elif where:
+            dropped = set(changed) | {p for p in old if p not in files}
+            for name, paths in where.items():
+                where[name] = [p for p in paths if p not in dropped]
+            found = git.grep_words(self.config.root, list(where), None, [], changed)
+            if found is None:
+                return False
+            for name, holders in found.items():
+                where[name] = sorted({*where[name], *holders})
+        self._cache.update(index=key, listing=files)
+        self._dirty = True
+        return True
 
     def _commit_of(self, entry: Entry) -> str | None:
         source = entry.data.get("source")

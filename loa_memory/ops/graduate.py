@@ -55,9 +55,13 @@ class Eligibility:
         return not self.shortfalls
 
     def evidence(self) -> str:
+        """How the procedure says it came to be."""
         score = "unscored" if self.score is None else f"score {self.score}"
-        return (f"after it fired in {self.fired_sessions} sessions and was followed "
-                f"({self.successes} successes in {self.applications} applications, {score})")
+        record = f"{self.successes} successes in {self.applications} applications, {score}"
+        if self.eligible:
+            return f"after it fired in {self.fired_sessions} sessions and was followed ({record})"
+        return f"by decision (--force) before meeting the thresholds: it had fired in {self.fired_sessions} " \
+               f"sessions ({record})"
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Meta-cues: when several active corrections share a domain, one cue that names the pattern.
 
 A *domain* is a set of at least ``lifecycle.meta_cue_min_corrections`` (default 3) active corrections that
-share an action type of the task taxonomy (``datetime``, ``schema-change``... read from trigger, lesson and
-summary), a tag, or whose triggers are close in meaning (greedy clustering as ``promote`` does, cosine at
+guard the same action type of the task taxonomy (``datetime``, ``schema-change``... read from the trigger),
+share a tag, or whose triggers are close in meaning (greedy clustering as ``promote`` does, cosine at
 least ``lifecycle.meta_cue_similarity``). Larger domains win; a domain inside a larger one is dropped.
 
 The proposal is a correction: "datetime handling has caused bugs here three times: <lesson>; ...", tagged
@@ -40,7 +40,8 @@ _ACTION_LABELS = {"datetime": "datetime handling", "schema-change": "schema chan
                   "api-change": "API changes", "infrastructure": "infrastructure changes", "email": "email"}
 
 _COMMON = frozenset("when with from into that this than then there their them they what which while before after "
-                    "about every some other using used make makes change changes code file files".split())
+                    "about every some other using used make makes change changes code file files the and for are "
+                    "was not but all any can its our use new add get set put run one two".split())
 
 
 @dataclass
@@ -81,7 +82,7 @@ def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: fl
     by_action: dict[str, list[Entry]] = defaultdict(list)
     by_tag: dict[str, list[Entry]] = defaultdict(list)
     for entry in cues:
-        for action in actions(f"{trigger_of(entry)} {lesson_of(entry)} {entry.summary}"):
+        for action in actions(trigger_of(entry)):  # what the cue guards; lessons mention tests, caches... in passing
             by_action[action].append(entry)
         for tag in entry.tags:
             by_tag[tag].append(entry)
@@ -109,8 +110,8 @@ def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: fl
 
 
 def _shared_words(group: list[Entry]) -> str:
-    """What a cluster's triggers have in common (words of 4+ letters in every one), else the first trigger."""
-    words = [re.findall(r"[a-z][a-z0-9_-]{3,}", trigger_of(e).lower()) for e in group]
+    """What a cluster's triggers have in common (uncommon words in every one), else the first trigger."""
+    words = [re.findall(r"[a-z][a-z0-9_-]{2,}", trigger_of(e).lower()) for e in group]
     shared = [w for w in dict.fromkeys(words[0]) if w not in _COMMON and all(w in other for other in words[1:])]
     return " ".join(shared[:3]) if shared else f"\"{trigger_of(group[0])}\""
 

@@ -168,12 +168,13 @@ def files_at(root: Path, rev: str, folders: list[str]) -> dict[str, str]:
 
 # Plain subprocess calls for the lint path: importing GitPython costs ~150 ms, too much for a pre-commit hook.
 
-def _plain(root: Path, *args: str) -> tuple[int, str] | None:
+def _plain(root: Path, *args: str, stdin: str | None = None) -> tuple[int, str] | None:
     """(exit status, stdout) of ``git ARGS`` in ``root``; None when git cannot run there."""
     import subprocess
 
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False, timeout=120)
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False, timeout=120,
+                              input=stdin.encode("utf-8") if stdin is not None else None)
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode > 1 or (done.returncode == 1 and done.stderr.strip()):
@@ -181,31 +182,44 @@ def _plain(root: Path, *args: str) -> tuple[int, str] | None:
     return done.returncode, done.stdout.decode("utf-8", errors="replace")
 
 
-def staged_listing(root: Path) -> tuple[str, list[str]] | None:
-    """(a key of the index's content, the paths it holds); None outside a repository."""
+def staged_listing(root: Path) -> tuple[str, dict[str, str]] | None:
+    """(a key of the index's content, {path: blob id} of what it holds); None outside a repository."""
     import hashlib
 
     out = _plain(root, "ls-files", "--stage", "-z")
     if out is None:
         return None
-    records = [r for r in out[1].split("\0") if r]
-    key = hashlib.blake2b(out[1].encode("utf-8"), digest_size=16).hexdigest()
-    return key, [record.split("\t", 1)[1] for record in records if "\t" in record]
+    listing = {}
+    for record in out[1].split("\0"):
+        head, tab, path = record.partition("\t")
+        if tab:
+            listing[path] = head.split(" ")[1] if head.count(" ") >= 2 else head
+    return hashlib.blake2b(out[1].encode("utf-8"), digest_size=16).hexdigest(), listing
 
 
-def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str]) -> set[str] | None:
-    """Which of ``words`` occur as whole words in the staged files (``rev=None``) or in commit ``rev``,
-    outside the ``exclude`` folders; None when git cannot tell."""
-    if not words:
-        return set()
-    patterns = [arg for word in words for arg in ("-e", word)]
-    where = ["--cached"] if rev is None else []
-    tail = [rev] if rev else []
-    out = _plain(root, "grep", *where, "-I", "-h", "-o", "-w", "-F", *patterns, *tail, "--", ".",
-                 *[f":(exclude){folder}" for folder in exclude])
+def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str],
+               paths: list[str] | None = None) -> dict[str, set[str]] | None:
+    """Where each of ``words`` occurs as a whole word ({word: {file, ...}}; absent: nowhere) in the staged files
+    (``rev=None``) or in commit ``rev``, outside the ``exclude`` folders, only in ``paths`` if given; None when
+    git cannot tell."""
+    if not words or paths == []:
+        return {}
+    grep = ["grep", *(["--cached"] if rev is None else []), "-I", "-o", "-w", "-F", "-z", "-f", "-",
+            *([rev] if rev else [])]
+    if paths:
+        args = ["--literal-pathspecs", *grep, "--", *paths]
+    else:
+        args = [*grep, "--", ".", *[f":(exclude){folder}" for folder in exclude]]
+    out = _plain(root, *args, stdin="\n".join(words) + "\n")
     if out is None:
         return None
-    return set(out[1].split("\n")) & set(words)
+    wanted = set(words)
+    found: dict[str, set[str]] = {}
+    for line in out[1].split("\n"):
+        path, _, word = line.partition("\0")
+        if word in wanted:
+            found.setdefault(word, set()).add(path.split(":", 1)[1] if rev and path.startswith(f"{rev}:") else path)
+    return found
 
 
 _ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)

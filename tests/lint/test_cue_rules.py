@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from loa_memory.lint.coderefs import code_refs, is_code_name, is_path_like
 from loa_memory.model import Entry
@@ -81,6 +83,11 @@ def test_stale_cue_when_its_code_is_gone(loa: Cli) -> None:
     stale_names = {f["entry_id"]: f["message"] for f in findings(loa, "stale-cue")}
     assert "`to_cents` was in the code at" in stale_names["MEM-20260105-002"]
     assert "MEM-20260105-003" not in stale_names
+    write(root, "src/billing/cents.py", "def to_cents(amount):\n    return amount\n")
+    git(root, "add", "-A")  # only the newly staged file is grepped again
+    assert [f["entry_id"] for f in findings(loa, "stale-cue")] == ["MEM-20260105-001"]
+    cache.unlink()  # the cache only saves time: the answer from scratch is the same
+    assert [f["entry_id"] for f in findings(loa, "stale-cue")] == ["MEM-20260105-001"]
 
 
 def test_stale_cue_is_quiet_without_history_and_for_graduated_cues(loa: Cli) -> None:
@@ -180,3 +187,13 @@ def test_lint_recall_why_and_session_start_change_no_file(loa: Cli) -> None:
     assert after == before
     assert git(root, "status", "--porcelain") == ""
     assert f"{MEMDIR}/corrections.yaml" in before
+
+
+@given(trigger=st.text(max_size=200), artifacts=st.lists(st.text(max_size=40), max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_code_refs_never_escape_the_repository(trigger: str, artifacts: list[str]) -> None:
+    refs = code_refs(Entry({"id": "MEM-20260105-001", "category": "correction", "trigger": trigger,
+                            "artifacts": artifacts}, "loa", "c", 1))
+    for path in refs.all_paths:
+        assert path and not path.startswith("/") and ".." not in path.split("/")
+    assert all(is_code_name(name) or is_code_name(name + "()") for name in refs.names)

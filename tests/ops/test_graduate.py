@@ -165,6 +165,8 @@ def test_ineligible_cue_is_refused_with_reasons_unless_forced(loa: Cli, monkeypa
     validate_output(forced)
     assert forced["applied"] and forced["forced"] and not forced["eligibility"]["eligible"]
     assert len(forced["eligibility"]["shortfalls"]) == 2
+    assert "graduated from correction MEM-20260105-001 by decision (--force) before meeting the thresholds: it had " \
+           "fired in 1 sessions (1 successes in 1 applications, score 100)" in forced["procedure"]["content"]
 
 
 def test_thresholds_come_from_the_config(loa: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,7 +247,7 @@ def test_meta_cue_for_three_corrections_in_one_domain(loa: Cli) -> None:
     assert loa("lint", "--strict").exit_code == 0
     # a fourth datetime correction: the domain grew, the new meta-cue supersedes the old one
     assert loa("add", "correction", "A cron expression in local time skipped a run", "--trigger",
-               "write a cron schedule in local time", "--lesson", "write cron schedules in UTC").exit_code == 0
+               "write a cron schedule in the local time zone", "--lesson", "write cron schedules in UTC").exit_code == 0
     grown = loa.json("graduate", "--meta", "--yes")
     (domain,) = grown["domains"]
     assert domain["supersedes"] == meta_id and len(domain["corrections"]) == 4
@@ -258,3 +260,14 @@ def test_meta_needs_enough_corrections_and_no_id(loa: Cli) -> None:
     assert loa("add", "correction", content, "--trigger", trigger, "--lesson", lesson).exit_code == 0
     assert loa("graduate", "--meta").stdout == "no domain has 3 or more active corrections\n"
     assert loa("graduate", "--meta", CUE).exit_code == 2
+
+
+@needs_model
+def test_meta_cue_for_triggers_close_in_meaning(loa: Cli) -> None:
+    for trigger in ("rename a public function of the SDK", "rename an exported method of the SDK client",
+                    "change the signature of a public SDK function"):
+        assert loa("add", "correction", f"Broke downstream users: {trigger}", "--trigger", trigger,
+                   "--lesson", "deprecate first and keep the old name for one release").exit_code == 0
+    (domain,) = loa.json("graduate", "--meta")["domains"]
+    assert (domain["basis"], domain["label"], len(domain["corrections"])) == ("similar", "sdk", 3)
+    assert domain["proposal"]["summary"] == "Sdk has caused bugs here three times"

@@ -27,14 +27,14 @@ CUE_CATEGORIES = ("correction", "preference")
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    code: CodeIndex | None = None
-    for entry in ctx.targets(archived=False):
-        if entry.category not in CUE_CATEGORIES or entry.data.get("graduated_to") or ctx.status(entry) != "active":
-            continue
-        refs = code_refs(entry)
-        if not refs.all_paths and not refs.names:
-            continue
-        code = code or CodeIndex(ctx.config)
+    cues = [(entry, refs) for entry in ctx.targets(archived=False)
+            if entry.category in CUE_CATEGORIES and not entry.data.get("graduated_to")
+            and ctx.status(entry) == "active" and ((refs := code_refs(entry)).all_paths or refs.names)]
+    if not cues:
+        return
+    code = CodeIndex(ctx.config)
+    code.prefetch([(entry, refs.names) for entry, refs in cues])
+    for entry, refs in cues:
         missing = code.missing_paths(refs.all_paths)
         then, gone = code.vanished_names(entry, refs.names)
         if not missing and not gone:
@@ -46,5 +46,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         yield ctx.finding(entry, ID, SEVERITY, f"stale cue: {'; '.join(parts)}: supersede it with the code as it "
                           "is now, or archive it if the lesson no longer applies", key=key,
                           extra={"missing_paths": missing, "vanished_names": gone, "recorded_at": then})
-    if code is not None:
-        code.save()
+    code.save()
