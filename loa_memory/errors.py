@@ -91,6 +91,13 @@ class SecretRefused(LoaError):
     code = "secret"
 
 
+class NotEligible(LoaError):
+    """A lifecycle step (``graduate``) was refused: the memory does not meet its thresholds yet."""
+
+    exit_code = 1
+    code = "not-eligible"
+
+
 class GitError(LoaError):
     """A git operation failed or the directory is not a git repository."""
 

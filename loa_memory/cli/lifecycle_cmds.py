@@ -1,4 +1,4 @@
-"""Lifecycle commands: archive, feedback, promote, score, session start|end, stats."""
+"""Lifecycle commands: archive, feedback, promote, score, session start|end, stats, graduate."""
 
 from __future__ import annotations
 
@@ -130,3 +130,49 @@ def stats(state: State, /, fmt: str | None) -> None:
     from ..render.lifecycle import stats_text
 
     emit(state, fmt, grimoire_stats(state.config()), stats_text)
+
+
+@click.command()
+@click.argument("memory_id", required=False)
+@click.option("--as", "as_", type=click.Choice(["procedure", "lint-rule"]), default="procedure", show_default=True,
+              help="What the cue becomes: a procedure memory, or a rule stub for the project's linter.")
+@click.option("--to", metavar="PATH", help="--as lint-rule: where to write the stub (.yaml/.yml: Semgrep; .py: "
+              "a standalone check script).")
+@click.option("--meta", is_flag=True, help="Instead of one cue: propose a meta-cue for each domain where "
+              "lifecycle.meta_cue_min_corrections corrections share a theme.")
+@click.option("--yes", is_flag=True, help="Write it (default: only show the proposal).")
+@click.option("--dry-run", is_flag=True, help="Only show the proposal (the default; overrides --yes).")
+@click.option("--force", is_flag=True, help="Graduate a cue that has not met the lifecycle.graduate_* thresholds.")
+@click.option("--world", help="--meta: the world to write meta-cues to (default: the config's default world).")
+@format_option()
+@pass_state
+def graduate(state: State, /, memory_id: str | None, as_: str, to: str | None, meta: bool, yes: bool, dry_run: bool,
+             force: bool, world: str | None, fmt: str | None) -> None:
+    """Turn a cue that keeps firing and being followed into a project convention; proposes unless --yes.
+
+    \b
+    loa-memory graduate MEM-20260201-004                      # proposal: eligibility and the files it would write
+    loa-memory graduate MEM-20260201-004 --yes                # procedures/<slug>.md + graduated_to on the cue
+    loa-memory graduate MEM-20260201-004 --as lint-rule --to tools/lint/no-utcnow.yaml --yes
+    loa-memory graduate --meta                                # domains with 3+ corrections: meta-cue proposals
+    """
+    from ..errors import UsageError
+    from ..render.graduate import graduate_text
+
+    apply = yes and not dry_run
+    config = state.config()
+    if meta:
+        if memory_id:
+            raise UsageError("--meta works on every correction; leave out the memory id",
+                             hint="loa-memory graduate --meta")
+        from ..ops.metacue import meta_record, propose_meta
+
+        emit(state, fmt, meta_record(propose_meta(config, apply=apply, world=world)), graduate_text)
+        return
+    if not memory_id:
+        raise UsageError("which cue?", hint="loa-memory graduate MEM-YYYYMMDD-NNN  (or --meta)")
+    from ..ops.graduate import graduate as run_graduate
+    from ..ops.graduate import graduation_record
+
+    result = run_graduate(config, memory_id, as_=as_, to=to, apply=apply, force=force)  # type: ignore[arg-type]
+    emit(state, fmt, graduation_record(result), graduate_text)

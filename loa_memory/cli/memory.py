@@ -55,6 +55,10 @@ def _entry_options(func: Any) -> Any:
         click.option("--resolution", help="error: how it was resolved."),
         click.option("--context", help="preference: where it applies."),
         click.option("--evidence", help="fact/learning: what shows it."),
+        click.option("--attempted", help="negative result: the approach that was tried and abandoned."),
+        click.option("--failure-reason", "failure_reason", help="negative result: why it was abandoned."),
+        click.option("--led-to", "led_to", metavar="ID", help="negative result: the memory of what was done instead."),
+        click.option("--thread", help="a decision thread: entries about one subject share it (lower-case-kebab)."),
         click.option("--artifact", "artifacts", multiple=True, metavar="PATH",
                      help="A file or folder this memory is about (repeatable)."),
         click.option("--link", "links", multiple=True, metavar="[RELATION:]ID",
@@ -86,7 +90,8 @@ def _fields(content: str | None, opts: dict[str, Any]) -> dict[str, Any]:
         content = sys.stdin.read()
     simple = {"summary": "summary", "confidence": "confidence", "ttl": "ttl", "trigger": "trigger",
               "lesson": "lesson", "rationale": "rationale", "error_text": "error", "resolution": "resolution",
-              "context": "context", "evidence": "evidence"}
+              "context": "context", "evidence": "evidence", "attempted": "attempted",
+              "failure_reason": "failure_reason", "led_to": "led_to", "thread": "thread"}
     if content is not None:
         fields["content"] = content
     for option, key in simple.items():

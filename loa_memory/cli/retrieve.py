@@ -117,9 +117,10 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     if hook_input and not has_findings(result):
         return
     data = recall_record(result)
-    if track:
-        from ..ops.usage import record_applications
+    from ..ops.usage import record_applications, record_recall
 
+    record_recall(config, [c["id"] for c in data["corrections"] + data["preferences"]], query=task)
+    if track:
         ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
         record_applications(config, ids, source="recall", query=task, session_id=session)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
@@ -135,6 +136,9 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
 @click.pass_context
 def why(ctx: click.Context, target: str, worlds: tuple[str, ...], k: int | None, fmt: str | None) -> None:
     """The decisions and lessons behind a file, a line, or a question. Exits 1 if none are found.
+
+    A decision thread (entries sharing `thread:`) comes back whole, oldest first; a "why didn't we use X"
+    question ranks the negative results (attempted, failure_reason, led_to) and rejected alternatives about X first.
 
     \b
     loa-memory why src/db/migrations/0042.py:17

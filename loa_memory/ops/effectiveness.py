@@ -22,7 +22,6 @@ machine folds only its own local events, so merged counts add up without countin
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -35,12 +34,12 @@ from ..model import Entry
 from ..retrieve.rank import tier
 from ..store import yamlio
 from ..store.config import Config
+from ..store.events import read_events as events_of
 from ..store.load import load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import format_time, parse_time
 from .runs import record_run
-from .usage import USAGE_FILE
 from .write import recover, refuse_if_broken
 
 FOLDED_FILE = "usage.folded"
@@ -68,20 +67,7 @@ class ScoreReport:
 
 def read_events(config: Config) -> list[dict[str, Any]]:
     """Every complete, parseable event of the usage log, in file order (a torn last line is skipped)."""
-    path = config.local_dir / USAGE_FILE
-    if not path.exists():
-        return []
-    with locked(config.local_dir, name="usage.lock"):
-        raw = path.read_bytes()
-    events = []
-    for line in raw.decode("utf-8", errors="replace").split("\n")[:-1]:
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and isinstance(event.get("event_id"), str):
-            events.append(event)
-    return events
+    return events_of(config.local_dir)
 
 
 def read_folded(config: Config) -> set[str]:

@@ -8,10 +8,11 @@ from typing import Any
 
 from ..errors import UsageError
 from ..store.config import Config
+from ..store.events import USAGE_FILE
 from ..store.load import load_grimoire
 from ..store.times import format_time, now_utc
 from .gate import check_secrets
-from .usage import USAGE_FILE, append_events
+from .usage import append_events
 
 
 def record_feedback(config: Config, memory_id: str, outcome: str, note: str | None = None) -> dict[str, Any]:

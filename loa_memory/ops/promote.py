@@ -106,25 +106,41 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
     if warnings is not None:
         warnings.extend(retriever.warnings)
     clusters: list[Cluster] = []
-    for (entry, kind), vector in zip(episodes, matrix, strict=True):
-        best, best_score = None, threshold
-        for cluster in clusters:
-            if cluster.kind != kind:
-                continue
-            score = float(np.dot(cluster.centroid(), vector))
-            if score >= best_score:
-                best, best_score = cluster, score
-        if best is None:
-            best = Cluster(kind)
-            clusters.append(best)
-        best.episodes.append(entry)
-        best.vectors.append(vector)
+    for members in greedy_clusters(matrix, threshold, [kind for _, kind in episodes]):
+        cluster = Cluster(episodes[members[0]][1])
+        cluster.episodes = [episodes[n][0] for n in members]
+        cluster.vectors = [matrix[n] for n in members]
+        clusters.append(cluster)
     derived = {str(link.get("to")): e.id for e in grimoire.entries if e.category != "episode"
                for link in e.data.get("links") or []
                if isinstance(link, dict) and link.get("relation") == "derived_from"}
     for cluster in clusters:
         cluster.promoted_as = next((derived[e.id] for e in cluster.episodes if e.id in derived), None)
     return clusters
+
+
+def greedy_clusters(vectors: Any, threshold: float, groups: list[str] | None = None) -> list[list[int]]:
+    """Indexes of ``vectors`` (unit rows) clustered greedily in order: each joins the cluster (of its own
+    group) whose centroid is closest, if the cosine reaches ``threshold``; else it starts one."""
+    clusters: list[tuple[str, list[int]]] = []
+    centroids: list[Any] = []
+    for number, vector in enumerate(vectors):
+        group = groups[number] if groups else ""
+        best, best_score = -1, threshold
+        for position, (kind, _members) in enumerate(clusters):
+            score = float(np.dot(centroids[position], vector))
+            if kind == group and score >= best_score:
+                best, best_score = position, score
+        if best < 0:
+            clusters.append((group, []))
+            centroids.append(vector)
+            best = len(clusters) - 1
+        members = clusters[best][1]
+        members.append(number)
+        mean = np.mean(np.asarray([vectors[n] for n in members], dtype=np.float32), axis=0)
+        norm = float(np.linalg.norm(mean))
+        centroids[best] = mean / norm if norm else mean
+    return [members for _, members in clusters]
 
 
 def promoted_fields(config: Config, cluster: Cluster) -> dict[str, Any]:

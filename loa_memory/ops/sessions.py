@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..errors import UsageError
+from ..retrieve.recall import contradiction_record
 from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
 from ..store.config import Config
 from ..store.load import load_grimoire
+from ..store.relations import Contradiction, contradictions
 from ..store.times import now_utc
 from .archival import ArchivePlan, plan_archive, plan_record
 from .write import Written, add_entry, default_source
@@ -21,6 +23,7 @@ from .write import Written, add_entry, default_source
 class SessionStart:
     brief: Brief
     check: ArchivePlan | None
+    contradictions: list[Contradiction] = field(default_factory=list)
 
 
 def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = ()) -> BriefOptions:
@@ -37,12 +40,15 @@ def start_session(config: Config, options: BriefOptions, now: datetime | None = 
     check = None
     if config.section("lifecycle").get("check_on_session_start", True):
         check = plan_archive(config, grimoire, moment)
-    return SessionStart(brief, check)
+    conflicts = [c for c in contradictions(grimoire, moment)
+                 if not options.worlds or {c.holder.world, c.other.world} & set(options.worlds)]
+    return SessionStart(brief, check, conflicts)
 
 
 def session_start_record(start: SessionStart) -> dict[str, Any]:
     record = brief_record(start.brief)
     record["expiry_check"] = plan_record(start.check) if start.check is not None else None
+    record["contradictions"] = [contradiction_record(c) for c in start.contradictions]
     return record
 
 

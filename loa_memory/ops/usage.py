@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..store.config import Config
+from ..store.events import USAGE_FILE
 from ..store.lock import ensure_local_dir, locked
 from ..store.times import format_time, now_utc
-
-USAGE_FILE = "usage.jsonl"
 
 
 def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
@@ -44,3 +43,18 @@ def record_applications(config: Config, memory_ids: Sequence[str], *, source: st
     session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
     append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
                             "session_id": session} for memory_id in memory_ids])
+
+
+def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", source: str = "recall") -> None:
+    """A ``recall`` event (this session recalled) and one ``fired`` event per cue put in front of the agent.
+
+    Logged on every recall, tracked or not: ``lint`` (``unfired-cue``) and ``graduate`` count sessions from
+    them. The session is ``LOA_SESSION_ID`` / ``CLAUDE_SESSION_ID``, else one per process.
+    """
+    from .write import session_id
+
+    session = session_id()
+    events: list[dict[str, Any]] = [{"type": "recall", "source": source, "query": query, "session_id": session}]
+    events += [{"type": "fired", "memory_id": memory_id, "source": source, "session_id": session}
+               for memory_id in fired_ids]
+    append_events(config, events)

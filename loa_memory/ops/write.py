@@ -23,17 +23,21 @@ from ..store.times import expiry, format_time, now_utc
 from .gate import check_secrets
 
 FIELD_ORDER = ("id", "category", "summary", "content", "confidence", "source", "ttl", "expires_at", "tags",
-               "supersedes", "superseded_by", "aliases", "trigger", "lesson", "alternatives", "rationale",
-               "error", "resolution", "context", "evidence", "links", "related_memories", "artifacts")
+               "thread", "supersedes", "superseded_by", "aliases", "trigger", "lesson", "alternatives", "rationale",
+               "error", "resolution", "context", "evidence", "attempted", "failure_reason", "led_to", "links",
+               "related_memories", "artifacts")
 _GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
+
+
+def session_id() -> str:
+    """The current session: ``LOA_SESSION_ID``, else ``CLAUDE_SESSION_ID``, else one per process."""
+    return os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or _GENERATED_SESSION
 
 
 def default_source(agent: str | None = None, phase: str | None = None,
                    moment: datetime | None = None) -> dict[str, Any]:
     """``source`` for a new entry: session from LOA_SESSION_ID / CLAUDE_SESSION_ID, else one per process."""
-    source: dict[str, Any] = {
-        "session_id": os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or _GENERATED_SESSION,
-    }
+    source: dict[str, Any] = {"session_id": session_id()}
     agent = agent or os.environ.get("LOA_AGENT")
     phase = phase or os.environ.get("LOA_PHASE")
     if agent:
@@ -87,13 +91,16 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     data["source"] = source
     data.setdefault("summary", summarise(content))
     data.setdefault("confidence", max(cat.min_confidence, 0.8))
-    data.setdefault("ttl", cat.ttl)
+    # a negative result is what answers "why didn't we do it the other way" for good: it does not expire
+    data.setdefault("ttl", "permanent" if data.get("attempted") else cat.ttl)
     if "expires_at" not in data:
         expires = expiry(str(data["ttl"]), str(source["timestamp"]))
         if expires:
             data["expires_at"] = expires
     if "tags" in data:
         data["tags"] = normalise_tags(data["tags"] if isinstance(data["tags"], list) else [data["tags"]])
+    if isinstance(data.get("thread"), str):
+        data["thread"] = (normalise_tags([data["thread"]]) or [data["thread"]])[0]
     if "id" in data:
         if not is_valid_id(data["id"]):
             raise ValidationError(f"id {data['id']!r} is not of the form MEM-YYYYMMDD-NNN",
@@ -170,6 +177,14 @@ def refuse_if_broken(grimoire: Grimoire) -> None:
                                  "nothing was written")
 
 
+def check_references(grimoire: Grimoire, data: Mapping[str, Any]) -> None:
+    """``led_to`` must name a memory that exists (a negative result points at what was done instead)."""
+    led_to = data.get("led_to")
+    if isinstance(led_to, str) and led_to and led_to not in grimoire.by_id:
+        raise ValidationError(f"led_to names {led_to}, which is not in the grimoire",
+                              hint="record what was done instead first, then point to its id; nothing was written")
+
+
 def stage_new(changes: Changeset, data: dict[str, Any], world: str) -> Written:
     """Validate, secret-check and stage a completed entry; returns where it will be."""
     config = changes.config
@@ -201,6 +216,7 @@ def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = 
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
         data = complete_entry(config, fields, grimoire.ids(), moment)
+        check_references(grimoire, data)
         changes = Changeset(config, grimoire)
         written = stage_new(changes, data, world_name)
         changes.commit()
@@ -229,8 +245,11 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
         merged.setdefault("category", old.category)
         if "tags" not in merged and old.tags:
             merged["tags"] = old.tags
+        if "thread" not in merged and old.data.get("thread"):
+            merged["thread"] = old.data["thread"]
         merged["supersedes"] = old.id
         data = complete_entry(config, merged, grimoire.ids(), moment)
+        check_references(grimoire, data)
         changes = Changeset(config, grimoire)
         changes.patch(config.root / old.path, old.line, {"superseded_by": data["id"]})
         written = stage_new(changes, data, old.world)

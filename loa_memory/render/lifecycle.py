@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .recall import contradiction_lines
+
 
 def archive_text(data: dict[str, Any]) -> str:
     verb = "would archive" if data["dry_run"] else "archived"
@@ -63,6 +65,8 @@ def session_markdown(data: dict[str, Any]) -> str:
             else:
                 lines.append(f"- {item['text']}")
         lines.append("")
+    if data.get("contradictions"):
+        lines += [*contradiction_lines(data["contradictions"]), ""]
     omitted = data["omitted"]
     lines.append(f"_tokens: {data['tokens']} of {data['budget']}"
                  + (f"; left out for the budget: {', '.join(o['id'] for o in omitted)}" if omitted else "") + "_")

@@ -14,9 +14,7 @@ def recall_markdown(data: dict[str, Any]) -> str:
         lines += [f"- {p['imperative']}" for p in data["preferences"]]
         lines.append("")
     if data["contradictions"]:
-        lines.append("## Contradictions to resolve")
-        lines += [f"- {c['a']} contradicts {c['b']}" for c in data["contradictions"]]
-        lines.append("")
+        lines += [*contradiction_lines(data["contradictions"]), ""]
     if data["index"]:
         lines.append("## Relevant memories")
         lines += [f"- {i['id']} [{i['category']}] {i['summary']}" for i in data["index"]]
@@ -44,3 +42,13 @@ def _title(task: str, width: int = 100) -> str:
     """The task's first line, cut to ``width`` (a hook passes whole prompts, pasted code included)."""
     first = task.strip().splitlines()[0] if task.strip() else ""
     return first if len(first) <= width else first[:width - 1].rstrip() + "…"
+
+
+def contradiction_lines(pairs: list[dict[str, Any]]) -> list[str]:
+    """A Markdown section naming both sides of every unresolved contradiction."""
+    lines = ["## Conflicting memories"]
+    for pair in pairs:
+        note = f" ({pair['note']})" if pair.get("note") else ""
+        lines.append(f"- conflicting memories{note}: {pair['a']} says \"{pair['a_says']}\"; {pair['b']} says "
+                     f"\"{pair['b_says']}\"; resolve with `loa-memory supersede` (the one that no longer holds)")
+    return lines

@@ -30,7 +30,8 @@ def _item_lines(rec: dict[str, Any], show_world: bool) -> list[str]:
     elif negative.get("failure_reason"):
         lines.append(f"  Failed: {negative['failure_reason']}")
     if negative.get("led_to"):
-        lines.append(f"  Led to: {negative['led_to']}")
+        summary = f": {negative['led_to_summary']}" if negative.get("led_to_summary") else ""
+        lines.append(f"  Led to: {negative['led_to']}{summary}")
     for old in rec.get("supersedes") or []:
         lines.append(f"  Replaces: {old['id']} ({old['status']}): {old['summary']}")
     lines.extend(f"  because {reason['text']}" for reason in rec["reasons"])
@@ -46,6 +47,12 @@ def why_text(data: dict[str, Any]) -> str:
                          "or name it in a commit trailer `Memory: MEM-...`")
     else:
         lines = [f"why {data['path'] or repr(data['target'])}:"]
+        for thread in data.get("threads") or []:
+            lines += ["", f"Thread {thread['name']} ({len(thread['members'])} entries, oldest first):"]
+            for member in thread["members"]:
+                why = f" — {member['rationale']}" if member.get("rationale") else ""
+                lines.append(f"  {member['date']} {member['id']} {member['category']} ({member['status']}): "
+                             f"{member['summary']}{why}")
         for rec in data["results"]:
             lines.append("")
             lines.extend(_item_lines(rec, bool(data.get("multiple_worlds"))))

@@ -18,6 +18,7 @@ from typing import Any
 from ..model import Entry
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
+from ..store.relations import Contradiction, contradictions, graduated_to
 from ..store.times import format_time, now_utc
 from .browse import headline
 from .rank import Weights
@@ -58,13 +59,20 @@ class Cue:
 
     @property
     def imperative(self) -> str:
+        """``BEFORE <trigger>: <lesson> (id)`` or ``PREFER (when <context>): ... (id)``; a graduated cue
+        points to where its lesson lives now instead of repeating it."""
         data = self.entry.data
+        pointer = graduated_to(self.entry)
         if self.entry.category == "correction":
             trigger = str(data.get("trigger") or self.entry.summary).rstrip(".")
             lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
+            if pointer:
+                return f"BEFORE {trigger}: follow the convention in {pointer} ({self.entry.id}, graduated)"
             return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
         context = str(data.get("context") or "").rstrip(".")
         where = f" (when {context})" if context else ""
+        if pointer:
+            return f"PREFER{where}: follow the convention in {pointer} ({self.entry.id}, graduated)"
         return f"PREFER{where}: {headline(self.entry).rstrip('.')} ({self.entry.id})"
 
 
@@ -78,7 +86,7 @@ class Recall:
     index: list[Hit] = field(default_factory=list)
     timeline: list[Entry] = field(default_factory=list)
     full: list[Hit] = field(default_factory=list)
-    contradictions: list[tuple[str, str]] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
     economics: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
@@ -163,12 +171,7 @@ def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: Re
         spent += cost
         read += cost
     shown = {h.entry.id for h in result.index} | {c.entry.id for c in [*result.corrections, *result.preferences]}
-    for entry in grimoire.entries:
-        if entry.id not in shown:
-            continue
-        for link in entry.data.get("links") or []:
-            if isinstance(link, dict) and link.get("relation") == "contradicts" and link.get("to") in shown:
-                result.contradictions.append((entry.id, str(link["to"])))
+    result.contradictions = [c for c in contradictions(grimoire, now) if c.ids & shown]
     everything = sum(tokens(full_text(e)) for e in grimoire.entries
                      if not e.archived and grimoire.status(e, now) == "active")
     cue_tokens = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
@@ -216,6 +219,13 @@ def log_economics(config: Config, result: Recall, session_id: str | None = None)
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 
 
+def contradiction_record(pair: Contradiction) -> dict[str, Any]:
+    """Both sides of an unresolved contradiction: ``a`` holds the ``contradicts`` link to ``b``."""
+    return {"a": pair.holder.id, "b": pair.other.id, "a_says": headline(pair.holder),
+            "b_says": headline(pair.other), "note": pair.note or None,
+            "resolve": f"loa-memory supersede {pair.other.id} ... (or {pair.holder.id})"}
+
+
 def recall_record(result: Recall) -> dict[str, Any]:
     """The stable JSON shape of a recall."""
     def cue(c: Cue) -> dict[str, Any]:
@@ -232,7 +242,7 @@ def recall_record(result: Recall) -> dict[str, Any]:
         "timeline": [{"id": e.id, "date": e.timestamp[:10], "summary": headline(e)} for e in result.timeline],
         "entries": [{"id": h.entry.id, "category": h.entry.category, "text": full_text(h.entry),
                      "entry": dict(h.entry.data)} for h in result.full],
-        "contradictions": [{"a": a, "b": b} for a, b in result.contradictions],
+        "contradictions": [contradiction_record(c) for c in result.contradictions],
         "economics": result.economics,
         "warnings": result.warnings,
     }

@@ -22,7 +22,9 @@ from ..store.load import Grimoire, load_grimoire
 from .artifacts import PathTarget, path_matches, resolve_target
 from .browse import chain, headline
 from .commits import Commit, commits_for, is_same_commit, recorded_commit
+from .negative import is_negative_question, negative_match, subject_words
 from .search import SearchOptions, search
+from .threads import Thread, threads_of
 
 Mode = Literal["path", "question"]
 CATEGORY_RANK = {"decision": 0, "correction": 1, "learning": 2}
@@ -36,7 +38,8 @@ _PATHLIKE = re.compile(r"^(?:\S*/\S*|\S+\.[A-Za-z0-9]{1,8}(?::[0-9]+(?:-[0-9]+)?
 
 @dataclass(frozen=True)
 class Reason:
-    """Why one memory is in the answer: ``kind`` is artifact, file_path, commit, search or successor."""
+    """Why one memory is in the answer: ``kind`` is artifact, file_path, commit, search, successor, thread,
+    negative (a negative result about what a "why not" question names) or alternative (a decision rejected it)."""
 
     kind: str
     text: str
@@ -49,6 +52,7 @@ class WhyItem:
     status: str
     reasons: list[Reason] = field(default_factory=list)
     specificity: int = 3  # 0 names the lines, 1 the file, 2 a commit of the file, 3 a folder or glob
+    priority: int = 2  # a "why not X" question: 0 a negative result about X, 1 a decision that rejected X
 
 
 @dataclass
@@ -60,6 +64,7 @@ class WhyResult:
     grimoire: Grimoire
     commits: list[Commit] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    threads: list[Thread] = field(default_factory=list)
 
 
 def why(config: Config, target: str, *, worlds: Sequence[str] = (), k: int | None = None,
@@ -80,7 +85,10 @@ def why(config: Config, target: str, *, worlds: Sequence[str] = (), k: int | Non
         if _PATHLIKE.match(target.strip()):
             result.warnings.insert(0, f"{target} is not a file or folder in {config.root}; "
                                       "it was answered as a question")
+        if is_negative_question(target):
+            _add_negative(result, [e for e in grimoire.entries if not worlds or e.world in worlds], target)
     _add_successors(result)
+    _add_threads(result)
     _sort(result.items)
     if k is not None:
         result.items = result.items[:k]
@@ -171,10 +179,43 @@ def _add_successors(result: WhyResult) -> None:
             result.items.append(items[current.id])
 
 
+def _add_negative(result: WhyResult, entries: list[Entry], question: str) -> None:
+    """A "why not X" question: negative results about X first, then decisions that rejected X."""
+    words = subject_words(question)
+    items = {item.entry.id: item for item in result.items}
+    for entry in entries:
+        match = negative_match(entry, words)
+        if match is None or result.grimoire.status(entry) not in ("active", "superseded"):
+            continue
+        _add(items, result.grimoire, entry, Reason(match.kind, match.text, match.detail), 1)
+        item = items[entry.id]
+        item.priority = min(item.priority, 0 if match.kind == "negative" else 1)
+        if item not in result.items:
+            result.items.append(item)
+
+
+def _add_threads(result: WhyResult) -> None:
+    """Every thread a found memory belongs to, whole; members not found yet join with a ``thread`` reason."""
+    grimoire = result.grimoire
+    result.threads = threads_of(grimoire, [item.entry for item in result.items])
+    items = {item.entry.id: item for item in result.items}
+    for thread in result.threads:
+        found = sorted(thread.ids & set(items))
+        for member in thread.members:
+            if member.id in items or grimoire.status(member) not in ("active", "superseded"):
+                continue
+            specificity = min(items[i].specificity for i in found)
+            reason = Reason("thread", f"same thread ({thread.name}) as {', '.join(found)}",
+                            {"thread": thread.name, "of": found})
+            _add(items, grimoire, member, reason, specificity)
+            result.items.append(items[member.id])
+
+
 def _sort(items: list[WhyItem]) -> None:
-    """Decisions, corrections, learnings, the rest; current before superseded; closest reasons first."""
-    items.sort(key=lambda i: (CATEGORY_RANK.get(i.entry.category, len(CATEGORY_RANK)), i.status != "active",
-                              i.specificity))
+    """Answers to "why not X" first; then decisions, corrections, learnings, the rest; current before
+    superseded; closest reasons first."""
+    items.sort(key=lambda i: (i.priority, CATEGORY_RANK.get(i.entry.category, len(CATEGORY_RANK)),
+                              i.status != "active", i.specificity))
 
 
 def item_record(result: WhyResult, item: WhyItem) -> dict[str, Any]:
@@ -184,6 +225,9 @@ def item_record(result: WhyResult, item: WhyItem) -> dict[str, Any]:
     alternatives = [{"option": str(a.get("option", "")), "rejected_because": a.get("rejected_because")}
                     for a in data.get("alternatives") or [] if isinstance(a, dict)]
     negative = {key: data[key] for key in ("attempted", "failure_reason", "led_to") if data.get(key)}
+    led_to = grimoire.by_id.get(str(data.get("led_to") or ""))
+    if led_to is not None:
+        negative["led_to_summary"] = headline(led_to)
     return {
         "id": entry.id, "category": entry.category, "world": entry.world, "status": item.status,
         "summary": headline(entry), "path": entry.path, "line": entry.line,
@@ -202,6 +246,10 @@ def why_record(result: WhyResult) -> dict[str, Any]:
         "commits": [{"sha": c.sha, "subject": c.subject, "found_by": c.found_by, "memory_ids": list(c.memory_ids)}
                     for c in result.commits],
         "results": [item_record(result, item) for item in result.items],
+        "threads": [{"name": t.name, "members": [
+            {"id": e.id, "category": e.category, "status": result.grimoire.status(e), "date": e.timestamp[:10],
+             "summary": headline(e), "rationale": e.data.get("rationale")} for e in t.members]}
+            for t in result.threads],
         "warnings": result.warnings,
         "multiple_worlds": len(result.grimoire.config.worlds) > 1,
     }

@@ -6,6 +6,7 @@ Failures become ``GitError`` with a hint; GitPython is imported lazily (it costs
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,3 +164,86 @@ def files_at(root: Path, rev: str, folders: list[str]) -> dict[str, str]:
         if path.endswith((".yaml", ".yml", ".md")):
             texts[path] = run(root, "show", f"{rev}:{path}")
     return texts
+
+
+# Plain subprocess calls for the lint path: importing GitPython costs ~150 ms, too much for a pre-commit hook.
+
+def _plain(root: Path, *args: str, stdin: str | None = None) -> tuple[int, str] | None:
+    """(exit status, stdout) of ``git ARGS`` in ``root``; None when git cannot run there."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False, timeout=120,
+                              input=stdin.encode("utf-8") if stdin is not None else None)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode > 1 or (done.returncode == 1 and done.stderr.strip()):
+        return None
+    return done.returncode, done.stdout.decode("utf-8", errors="replace")
+
+
+def staged_listing(root: Path) -> tuple[str, dict[str, str]] | None:
+    """(a key of the index's content, {path: blob id} of what it holds); None outside a repository."""
+    import hashlib
+
+    out = _plain(root, "ls-files", "--stage", "-z")
+    if out is None:
+        return None
+    listing = {}
+    for record in out[1].split("\0"):
+        head, tab, path = record.partition("\t")
+        if tab:
+            listing[path] = head.split(" ")[1] if head.count(" ") >= 2 else head
+    return hashlib.blake2b(out[1].encode("utf-8"), digest_size=16).hexdigest(), listing
+
+
+def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str],
+               paths: list[str] | None = None) -> dict[str, set[str]] | None:
+    """Where each of ``words`` occurs as a whole word ({word: {file, ...}}; absent: nowhere) in the staged files
+    (``rev=None``) or in commit ``rev``, outside the ``exclude`` folders, only in ``paths`` if given; None when
+    git cannot tell."""
+    if not words or paths == []:
+        return {}
+    grep = ["grep", *(["--cached"] if rev is None else []), "-I", "-o", "-w", "-F", "-z", "-f", "-",
+            *([rev] if rev else [])]
+    if paths:
+        args = ["--literal-pathspecs", *grep, "--", *paths]
+    else:
+        args = [*grep, "--", ".", *[f":(exclude){folder}" for folder in exclude]]
+    out = _plain(root, *args, stdin="\n".join(words) + "\n")
+    if out is None:
+        return None
+    wanted = set(words)
+    found: dict[str, set[str]] = {}
+    for line in out[1].split("\n"):
+        path, _, word = line.partition("\0")
+        if word in wanted:
+            found.setdefault(word, set()).add(path.split(":", 1)[1] if rev and path.startswith(f"{rev}:") else path)
+    return found
+
+
+_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
+
+
+def first_commits(root: Path, folders: list[str], since: str | None = None) -> tuple[str, dict[str, str]] | None:
+    """(HEAD, {memory id: the first commit that added it}) from the history of ``folders``, oldest first;
+    with ``since``, only the commits after it (None outside a repository or before the first commit)."""
+    head = _plain(root, "rev-parse", "--verify", "-q", "HEAD")
+    if head is None or head[0] != 0:
+        return None
+    span = f"{since}..HEAD" if since else "HEAD"
+    out = _plain(root, "log", "--reverse", "--no-color", "--no-ext-diff", "--format=%x00%H", "-p", "-U0", span,
+                 "--", *folders)
+    if out is None:
+        return None
+    found: dict[str, str] = {}
+    for chunk in out[1].split("\0")[1:]:
+        sha, _, patch = chunk.partition("\n")
+        for match in _ADDED_ID.finditer(patch):
+            found.setdefault(match.group(1), sha.strip())
+    return head[1].strip(), found
+
+
+def is_ancestor(root: Path, older: str, newer: str = "HEAD") -> bool:
+    out = _plain(root, "merge-base", "--is-ancestor", older, newer)
+    return out is not None and out[0] == 0

@@ -22,7 +22,9 @@ def _seed(loa: Cli, folder: Path) -> None:
     soon = (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
     for source in folder.rglob("*"):
         if source.is_file() and source.name != "expected.txt":
-            target = memdir / source.relative_to(folder)
+            rel = source.relative_to(folder)
+            # `_local/` holds what a machine keeps under .loa/ (the usage log)
+            target = loa.root / ".loa" / rel.relative_to("_local") if rel.parts[0] == "_local" else memdir / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(source.read_text().replace("{soon}", soon))
 

@@ -24,10 +24,13 @@ from . import (
     near_duplicate,
     schema,
     secret,
+    stale_cue,
     summary_length,
     supersedes,
     tag_format,
+    unfired_cue,
     unknown_field,
+    unresolved_contradiction,
     wrong_category,
     yaml_syntax,
 )
@@ -43,7 +46,8 @@ class Rule(Protocol):
 _MODULES: tuple[ModuleType, ...] = (
     yaml_syntax, schema, id_format, duplicate_id, id_collision, wrong_category, supersedes, dangling_link,
     min_confidence, expired, expiring_soon, missing_expiry, archive_fields, near_duplicate, tag_format, summary_length,
-    content_length, secret, low_effectiveness, governance, unknown_field,
+    content_length, secret, low_effectiveness, governance, unknown_field, stale_cue, unfired_cue,
+    unresolved_contradiction,
 )
 RULES_BY_ID: dict[str, ModuleType] = {module.ID: module for module in _MODULES}
 

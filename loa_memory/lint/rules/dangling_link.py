@@ -1,11 +1,11 @@
-"""``links[].to`` and ``related_memories`` name memories that exist (an id or an alias).
+"""``links[].to``, ``related_memories`` and ``led_to`` name memories that exist (an id or an alias).
 
 Passing::
 
     links: [{to: MEM-20260101-001, relation: related_to}]
 
 Failing (no such memory; relations must be one of derived_from related_to contradicts elaborates
-example_of, checked by the schema rule)::
+example_of supersedes led_to thread, checked by the schema rule)::
 
     links: [{to: MEM-20990101-001, relation: related_to}]
 """
@@ -29,6 +29,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if target and target not in known:
                 yield ctx.finding(entry, ID, SEVERITY, f"links to {target}, which does not exist",
                                   key=("links", index))
+        led_to = entry.data.get("led_to")
+        if isinstance(led_to, str) and led_to and led_to not in known:
+            yield ctx.finding(entry, ID, SEVERITY, f"led_to names {led_to}, which does not exist", key="led_to")
         for index, target in enumerate(entry.data.get("related_memories") or []):
             if target not in known:
                 yield ctx.finding(entry, ID, SEVERITY, f"related_memories names {target}, which does not exist",

@@ -15,7 +15,7 @@ def embedding_text(entry: Entry) -> str:
     The summary comes first because models truncate from the end (256 word pieces for MiniLM).
     """
     parts = [entry.summary.strip(), entry.content.strip()]
-    for key in ("lesson", "trigger", "rationale", "resolution"):
+    for key in ("lesson", "trigger", "rationale", "resolution", "attempted", "failure_reason"):
         value = entry.data.get(key)
         if isinstance(value, str) and value.strip():
             parts.append(value.strip())
