@@ -93,11 +93,13 @@ def cue_text(entry: Entry, kind: str) -> str:
 
 
 def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
-                     warnings: list[str] | None = None) -> list[Cluster]:
-    """Active cue episodes, clustered greedily (oldest first) per kind by cosine to a cluster's centroid."""
+                     warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
+    """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
+    to a cluster's centroid."""
     from ..retrieve.search import Retriever
 
-    episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"),
+    episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"
+                       and (world is None or e.world == world)),
                       key=lambda pair: (pair[0].timestamp, pair[0].id))
     if not episodes:
         return []
@@ -163,19 +165,20 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
     threshold = float(section.get("similarity_threshold", 0.7))
     min_sessions = int(section.get("promotion_min_sessions", 3))
     report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
-    world_name = config.world(world).name
+    worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
     guard = contextlib.nullcontext() if dry_run else locked(config.local_dir)
     with guard:
         if not dry_run:
             recover(config)
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
-        clusters = cluster_episodes(config, grimoire, threshold, report.warnings)
-        report.considered = sum(len(c.episodes) for c in clusters)
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
-        for cluster in clusters:
-            described = _describe(cluster)
+        clusters = [(name, cluster) for name in worlds
+                    for cluster in cluster_episodes(config, grimoire, threshold, report.warnings, name)]
+        report.considered = sum(len(c.episodes) for _world, c in clusters)
+        for world_name, cluster in clusters:
+            described = {**_describe(cluster), "world": world_name}
             if cluster.promoted_as:
                 report.already_promoted.append({**described, "id": cluster.promoted_as})
             elif len(cluster.sessions) < min_sessions:
@@ -188,6 +191,7 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
                 report.promoted.append({**described, "id": data["id"], "category": data["category"],
                                         "summary": data["summary"], "path": written.path, "line": written.line,
                                         "entry": data})
+        report.warnings = list(dict.fromkeys(report.warnings))
         if not dry_run and report.promoted:
             changes.commit()
     if not dry_run:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import UsageError
+from ..retrieve.agents import check_agent
 from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
 from ..store.config import Config
 from ..store.load import load_grimoire
@@ -23,10 +24,16 @@ class SessionStart:
     check: ArchivePlan | None
 
 
-def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = ()) -> BriefOptions:
+def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = (),
+                  agent: str | None = None) -> BriefOptions:
     """Options from ``retrieval.budget`` and ``lifecycle.session_episodes`` unless given."""
+    for world in worlds:
+        config.world(world)
+    if agent is not None:
+        check_agent(agent)
     return BriefOptions(budget or int(config.section("retrieval").get("budget", 1500)),
-                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds))
+                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds),
+                        agent=agent)
 
 
 def start_session(config: Config, options: BriefOptions, now: datetime | None = None) -> SessionStart:
@@ -36,7 +43,7 @@ def start_session(config: Config, options: BriefOptions, now: datetime | None = 
     brief = session_brief(grimoire, options, moment)
     check = None
     if config.section("lifecycle").get("check_on_session_start", True):
-        check = plan_archive(config, grimoire, moment)
+        check = plan_archive(config, grimoire, moment, options.worlds)
     return SessionStart(brief, check)
 
 

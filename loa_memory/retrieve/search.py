@@ -85,7 +85,7 @@ class Retriever:
 
     def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
         self.index.refresh(self.grimoire)
-        return [hit for hit in self.index.search(text, limit) if hit[0] in self.entries]
+        return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
 
     def semantic(self, text: str, keys: Sequence[str] | None = None) -> list[tuple[str, float]]:
         """(key, cosine) of every entry with a vector, best first."""
