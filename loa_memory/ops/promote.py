@@ -6,7 +6,9 @@ cosine similarity to each cluster's centroid (``lifecycle.similarity_threshold``
 come from at least ``lifecycle.promotion_min_sessions`` distinct sessions, and none of whose episodes a
 non-episode entry already ``derived_from``-links to, becomes one entry of that category, built from the
 most central episode and linking every source episode with ``relation: derived_from``. Everything one run
-promotes is written in one transaction under the lock; ``dry_run`` writes nothing.
+promotes is written in one transaction under the lock; ``dry_run`` writes nothing. Error/resolution pairs
+that recur in task traces become corrections the same way (``ops/antipatterns.py``). Each world is
+promoted on its own: its episodes become entries of the same world.
 """
 
 from __future__ import annotations
@@ -16,43 +18,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from ..model import Entry
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import now_utc
+from . import antipatterns
+from .clusters import Cluster, greedy
 from .runs import record_run
 from .write import complete_entry, recover, refuse_if_broken, stage_new, summarise
 
 KINDS = ("correction", "preference", "decision", "error")
 _COPIED = {"correction": ("trigger", "lesson"), "preference": (), "decision": ("rationale", "alternatives", "context"),
            "error": ("error", "resolution")}
-
-
-@dataclass
-class Cluster:
-    kind: str
-    episodes: list[Entry] = field(default_factory=list)
-    vectors: list[Any] = field(default_factory=list)
-    promoted_as: str | None = None  # the id of an existing entry derived from one of its episodes
-
-    @property
-    def sessions(self) -> list[str]:
-        return sorted({session_of(e) for e in self.episodes})
-
-    def centroid(self) -> Any:
-        mean = np.mean(np.asarray(self.vectors, dtype=np.float32), axis=0)
-        norm = float(np.linalg.norm(mean))
-        return mean / norm if norm else mean
-
-    def central(self) -> Entry:
-        """The episode closest to all the others (the first, on a tie)."""
-        matrix = np.asarray(self.vectors, dtype=np.float32)
-        totals = (matrix @ matrix.T).sum(axis=1)
-        return self.episodes[int(np.argmax(totals))]
 
 
 @dataclass
@@ -71,12 +50,6 @@ class PromoteReport:
                 "min_sessions": self.min_sessions, "promoted": self.promoted,
                 "already_promoted": self.already_promoted, "below_threshold": self.below_threshold,
                 "warnings": self.warnings}
-
-
-def session_of(entry: Entry) -> str:
-    source = entry.data.get("source")
-    from_source = source.get("session_id") if isinstance(source, dict) else None
-    return str(entry.data.get("session_id") or from_source or entry.id)
 
 
 def kind_of(entry: Entry) -> str | None:
@@ -107,20 +80,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
     matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)
-    clusters: list[Cluster] = []
-    for (entry, kind), vector in zip(episodes, matrix, strict=True):
-        best, best_score = None, threshold
-        for cluster in clusters:
-            if cluster.kind != kind:
-                continue
-            score = float(np.dot(cluster.centroid(), vector))
-            if score >= best_score:
-                best, best_score = cluster, score
-        if best is None:
-            best = Cluster(kind)
-            clusters.append(best)
-        best.episodes.append(entry)
-        best.vectors.append(vector)
+    clusters = greedy([(entry, kind, 0) for entry, kind in episodes], matrix, threshold)
     derived = {str(link.get("to")): e.id for e in grimoire.entries if e.category != "episode"
                for link in e.data.get("links") or []
                if isinstance(link, dict) and link.get("relation") == "derived_from"}
@@ -175,17 +135,20 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         clusters = [(name, cluster) for name in worlds
-                    for cluster in cluster_episodes(config, grimoire, threshold, report.warnings, name)]
+                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name),
+                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name)]]
         report.considered = sum(len(c.episodes) for _world, c in clusters)
         for world_name, cluster in clusters:
-            described = {**_describe(cluster), "world": world_name}
+            pairs = cluster.kind == antipatterns.KIND
+            described = {**(antipatterns.describe(cluster) if pairs else _describe(cluster)), "world": world_name}
             if cluster.promoted_as:
                 report.already_promoted.append({**described, "id": cluster.promoted_as})
             elif len(cluster.sessions) < min_sessions:
                 if len(cluster.episodes) > 1 or min_sessions <= 1:
                     report.below_threshold.append(described)
             else:
-                data = complete_entry(config, promoted_fields(config, cluster), used, moment or now_utc())
+                fields = antipatterns.correction_fields(config, cluster) if pairs else promoted_fields(config, cluster)
+                data = complete_entry(config, fields, used, moment or now_utc())
                 written = stage_new(changes, data, world_name)
                 used.add(data["id"])
                 report.promoted.append({**described, "id": data["id"], "category": data["category"],
