@@ -108,7 +108,7 @@ def imperative(call: ToolCall, cwd: str | None) -> str:
 def _retry_key(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     if is_shell(call):
         words = re.sub(r"^(?:cd \S+ *&& *)+", "", _command(call)).split()
-        return call.name, words[0] if words else ""
+        return call.name, " ".join(words[:2])  # the program and its subcommand: `npm ci` is no retry of `npm test`
     return call.name, call_path(call, cwd) or json.dumps(call.input, sort_keys=True)[:200]
 
 
