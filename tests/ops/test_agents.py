@@ -147,7 +147,8 @@ def test_handoff_needs_work_and_known_memories(loa: Cli) -> None:
     assert result.exit_code == 1 and "MEM-20990101-001" in result.stderr
     result = loa("handoff", "create", "--from", "eng-1", "--to", "eng-1", "--done", "x")
     assert result.exit_code == 2
-    assert loa("ledger", "checkpoint", "--agent", "eng-1", "--task", "t", "--pattern", "MEM-20990101-001").exit_code == 1
+    missing = loa("ledger", "checkpoint", "--agent", "eng-1", "--task", "t", "--pattern", "MEM-20990101-001")
+    assert missing.exit_code == 1
 
 
 def test_ledger_keeps_every_checkpoint_and_shows_the_latest(loa: Cli) -> None:

@@ -80,8 +80,8 @@ def _episode(session: str, resolution: str = "I fixed it by adding an empty app/
         "category": "episode", "content": "Goal: run the api tests", "session_id": session, "action_types": ["task"],
         "goal": "run the api tests", "source": {"session_id": session},
         "errors": [{"action": "Bash: npm run lint", "error": "ESLint: 3 problems"},  # unresolved: never a lesson
-                   {"action": "Bash: pytest -q tests/api", "error": "ModuleNotFoundError: No module named 'app.clients'",
-                    "resolution": resolution}]})
+                   {"action": "Bash: pytest -q tests/api", "resolution": resolution,
+                    "error": "ModuleNotFoundError: No module named 'app.clients'"}]})
 
 
 def test_three_episodes_with_one_error_and_resolution_become_one_correction(loa: Cli) -> None:

@@ -116,8 +116,8 @@ def test_session_start_shows_each_worlds_telos(loa: Cli, two: dict[str, str]) ->
 def test_lint_per_world(loa: Cli, two: dict[str, str]) -> None:
     assert loa("lint", "--world", "research").exit_code == 0
     with (loa.root / LOA / "facts.yaml").open("a") as handle:
-        handle.write(f"- id: MEM-20260101-900\n  category: fact\n  content: broken\n  links: [{{to: {two['research-fact']},"
-                     " relation: related_to}]\n")
+        handle.write("- id: MEM-20260101-900\n  category: fact\n  content: broken\n"
+                     f"  links: [{{to: {two['research-fact']}, relation: related_to}}]\n")
     research = loa("lint", "--world", "research", "--format", "json")
     assert research.exit_code == 0, research.stdout
     bad = loa("lint", "--world", "loa")
