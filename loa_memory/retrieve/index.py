@@ -121,13 +121,12 @@ class FullTextIndex:
                 continue
             stats[mf.rel] = [st.st_size, st.st_mtime_ns]
         manifest = {} if rebuild else self._manifest()
+        own = dict(stats)
         stats.update(self._other_worlds(grimoire, manifest.get("stats", {})))
         if manifest and manifest.get("stats") == stats and windex.exists_in(str(self.dir)):
             return Refresh(0, 0, False)
         with locked(self.config.local_dir, name="index.lock", timeout=600):
             manifest = {} if rebuild else self._manifest()
-            others = self._other_worlds(grimoire, manifest.get("stats", {}))
-            stats.update(others)
             rebuilt = not manifest or not windex.exists_in(str(self.dir))
             if not rebuilt:
                 try:
@@ -139,6 +138,8 @@ class FullTextIndex:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 self._ix = windex.create_in(str(self.dir), _schema())
                 manifest = {"version": INDEX_VERSION, "stats": {}, "keys": {}}
+            others = self._other_worlds(grimoire, manifest.get("stats", {}))  # none after a rebuild
+            stats = {**own, **others}
             old_keys: dict[str, list[str]] = manifest.get("keys", {})
             new_keys: dict[str, list[str]] = {}
             removed: list[str] = []

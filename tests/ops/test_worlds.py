@@ -4,6 +4,7 @@ ids unique across worlds (by construction, and caught by lint when two branches 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,10 @@ def test_search_recall_and_why_scoped_and_unscoped(loa: Cli, two: dict[str, str]
     # a scoped search leaves the other world in the index
     manifest = json.loads((loa.root / ".loa" / "index" / "manifest.json").read_text())
     assert any(rel.startswith(LOA) for rel in manifest["keys"])
+    assert two["loa-decision"] in {h["id"] for h in loa.json("search", "postgresql", "--mode", "lexical")["results"]}
+    shutil.rmtree(loa.root / ".loa" / "index")  # an index first rebuilt by a scoped search holds that world only
+    assert _worlds_of(loa.json("search", "postgresql", "--mode", "lexical", "--world", "research")["results"]) \
+        == {"research"}
     assert two["loa-decision"] in {h["id"] for h in loa.json("search", "postgresql", "--mode", "lexical")["results"]}
     recall = loa.json("recall", "query plans for the orders table in postgres", "--world", "research")
     assert recall["index"] and _worlds_of(recall["index"]) == {"research"}
