@@ -10,9 +10,10 @@ from .common import State, emit, format_option, pass_state
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Only list what would move, and what expires soon.")
 @click.option("--check", is_flag=True, help="Like --dry-run, but exit 1 when something is due (for hooks and CI).")
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
 @format_option()
 @click.pass_context
-def archive(ctx: click.Context, dry_run: bool, check: bool, fmt: str | None) -> None:
+def archive(ctx: click.Context, dry_run: bool, check: bool, worlds: tuple[str, ...], fmt: str | None) -> None:
     """Move expired, long-superseded and ineffective entries to archive/ (one transaction).
 
     \b
@@ -23,7 +24,7 @@ def archive(ctx: click.Context, dry_run: bool, check: bool, fmt: str | None) -> 
     from ..render.lifecycle import archive_text
 
     state: State = ctx.obj
-    plan = archive_grimoire(state.config(), dry_run=dry_run or check)
+    plan = archive_grimoire(state.config(), dry_run=dry_run or check, worlds=worlds)
     emit(state, fmt, plan_record(plan), archive_text)
     ctx.exit(1 if check and plan.due else 0)
 
@@ -45,7 +46,7 @@ def feedback(state: State, /, memory_id: str, outcome: str, note: str | None, fm
 
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Only report what would be promoted; write nothing.")
-@click.option("--world", help="The world to write to (default: the config's default world).")
+@click.option("--world", help="Only this world's episodes, promoted into it (default: each world on its own).")
 @format_option()
 @pass_state
 def promote(state: State, /, dry_run: bool, world: str | None, fmt: str | None) -> None:
@@ -80,18 +81,21 @@ def session() -> None:
 @session.command("start")
 @click.option("--budget", type=click.IntRange(50), default=None, help="Token budget (default: retrieval.budget).")
 @click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
+@click.option("--agent", help="Also show this agent's pending handoffs and last checkpoint (default: $LOA_AGENT).")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
               help="markdown (default, for a prompt), json for agents.")
 @pass_state
-def session_start(state: State, /, budget: int | None, worlds: tuple[str, ...], fmt: str | None) -> None:
-    """Print the session brief: telos, corrections and preferences, recent decisions, last sessions."""
+def session_start(state: State, /, budget: int | None, worlds: tuple[str, ...], agent: str | None,
+                  fmt: str | None) -> None:
+    """Print the session brief: telos, handoffs to you and your last checkpoint, corrections and
+    preferences, recent decisions, last sessions."""
+    import os
+
     from ..ops.sessions import brief_options, session_start_record, start_session
     from ..render.lifecycle import session_markdown
 
     config = state.config()
-    for world in worlds:
-        config.world(world)
-    start = start_session(config, brief_options(config, budget, worlds))
+    start = start_session(config, brief_options(config, budget, worlds, agent or os.environ.get("LOA_AGENT")))
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, session_start_record(start), session_markdown)
 
@@ -122,14 +126,15 @@ def session_end(state: State, /, summary: str, outcome: str, session_id: str | N
 
 
 @click.command()
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
 @format_option()
 @pass_state
-def stats(state: State, /, fmt: str | None) -> None:
+def stats(state: State, /, worlds: tuple[str, ...], fmt: str | None) -> None:
     """Counts by category, status and effectiveness tier; what expires soon; pending events; last runs."""
     from ..ops.stats import grimoire_stats
     from ..render.lifecycle import stats_text
 
-    emit(state, fmt, grimoire_stats(state.config()), stats_text)
+    emit(state, fmt, grimoire_stats(state.config(), worlds=worlds), stats_text)
 
 
 @click.command()

@@ -104,14 +104,15 @@ __all__ = ["lint", "pass_state", "scan_secrets"]
 @click.argument("revisions")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json", "yaml"]), default=None,
               help="markdown (default, for a PR comment) or json.")
+@click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
 @click.pass_context
-def review(ctx: click.Context, revisions: str, fmt: str | None) -> None:
+def review(ctx: click.Context, revisions: str, worlds: tuple[str, ...], fmt: str | None) -> None:
     """What REVISIONS (BASE..HEAD) do to memory: added, superseded, archived, score changes, lint findings."""
     from ..ops.review import review as run_review
     from ..ops.review import review_record
     from ..render.review import review_markdown
 
     state: State = ctx.obj
-    data = review_record(run_review(state.config(), revisions))
+    data = review_record(run_review(state.config(), revisions, worlds))
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, review_markdown)

@@ -27,13 +27,20 @@ def _problems_exit(state: State, grimoire: Grimoire) -> int:
 
 
 @click.command()
+@click.option("--world", help="Also declare this world (grimoires/<world>/memory) in the config and create it.")
+@click.option("--description", default="", help="With --world: what the world holds.")
 @format_option()
 @pass_state
-def init(state: State, fmt: str | None) -> None:
-    """Create .loa.config.yaml, the grimoire folders and files, and .loa/ (never overwrites)."""
+def init(state: State, world: str | None, description: str, fmt: str | None) -> None:
+    """Create .loa.config.yaml, the grimoire folders and files, and .loa/ (never overwrites).
+
+    \b
+    loa-memory init                       # the default world, grimoires/loa/memory
+    loa-memory init --world research      # add a second grimoire, grimoires/research/memory
+    """
     from ..ops.init import init_repo
 
-    report = init_repo(state.find_root())
+    report = init_repo(state.find_root(), world, description)
     emit(state, fmt, report, lambda r: "\n".join([f"created {p}" for p in r["created"]]
                                                    or [f"already initialised: {r['root']}"]))
 

@@ -84,8 +84,13 @@ def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = N
     for rule_id in options.rules:
         if rule_id not in registry:
             raise UsageError(f"unknown rule {rule_id!r}", hint=f"known rules: {', '.join(sorted(registry))}")
-    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    for world in options.worlds:
+        config.world(world)
+    grimoire = grimoire or load_grimoire(config)  # every world: ids, links and supersedes cross worlds
     only = _rel_paths(config, options.paths) if options.paths else None
+    if options.worlds:
+        in_worlds = {mf.rel for mf in grimoire.files if mf.world in options.worlds}
+        only = in_worlds if only is None else only & in_worlds
     ctx = LintContext(config, grimoire, base_ref=options.base, focus=frozenset(only) if only is not None else None)
     if options.now is not None:
         ctx.now = options.now

@@ -16,6 +16,7 @@ Telos (operator-only categories) is never touched. Entries expiring within
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -65,8 +66,9 @@ def _settings(config: Config) -> tuple[int, int, int]:
             int(section.get("warn_before_archive_days", 7)))
 
 
-def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None) -> ArchivePlan:
-    """Decide what is due for archival and what expires soon; reads only."""
+def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None,
+                 worlds: Sequence[str] = ()) -> ArchivePlan:
+    """Decide what is due for archival and what expires soon (in ``worlds``, default all); reads only."""
     moment = now or now_utc()
     retention, min_apps, warn_days = _settings(config)
     protected = {cat.name for cat in config.categories if cat.operator_only}
@@ -76,7 +78,7 @@ def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None
                if isinstance(link, dict) and link.get("relation") == "derived_from"}
     plan = ArchivePlan()
     for entry in grimoire.entries:
-        if entry.archived or entry.category in protected:
+        if entry.archived or entry.category in protected or (worlds and entry.world not in worlds):
             continue
         status = grimoire.status(entry, moment)
         if status == "archived":
@@ -104,16 +106,19 @@ def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None
     return plan
 
 
-def archive_grimoire(config: Config, *, dry_run: bool = False, now: datetime | None = None) -> ArchivePlan:
-    """Move every due entry to the archive (or, with ``dry_run``, only say what would move)."""
+def archive_grimoire(config: Config, *, dry_run: bool = False, now: datetime | None = None,
+                     worlds: Sequence[str] = ()) -> ArchivePlan:
+    """Move every due entry (of ``worlds``, default all) to the archive, or with ``dry_run`` only say so."""
     moment = now or now_utc()
+    for world in worlds:
+        config.world(world)
     if dry_run:
-        return plan_archive(config, load_grimoire(config), moment)
+        return plan_archive(config, load_grimoire(config), moment, worlds)
     with locked(config.local_dir):
         recover(config)
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
-        plan = plan_archive(config, grimoire, moment)
+        plan = plan_archive(config, grimoire, moment, worlds)
         changes = Changeset(config, grimoire)
         by_reason: dict[str, list[Due]] = defaultdict(list)
         for due in plan.due:
@@ -137,11 +142,11 @@ def plan_record(plan: ArchivePlan) -> dict[str, object]:
     return {
         "dry_run": plan.dry_run,
         "entries": [
-            {"id": d.entry.id, "category": d.entry.category, "reason": d.reason, "detail": d.detail,
-             "path": d.entry.path, "line": d.entry.line, "summary": d.entry.summary,
+            {"id": d.entry.id, "category": d.entry.category, "world": d.entry.world, "reason": d.reason,
+             "detail": d.detail, "path": d.entry.path, "line": d.entry.line, "summary": d.entry.summary,
              **({"destination": d.destination} if d.destination else {})} for d in plan.due],
-        "expiring_soon": [{"id": e.entry.id, "category": e.entry.category, "expires_at": e.entry.expires_at,
-                           "days_left": e.days_left, "path": e.entry.path, "line": e.entry.line,
-                           "summary": e.entry.summary} for e in plan.expiring],
+        "expiring_soon": [{"id": e.entry.id, "category": e.entry.category, "world": e.entry.world,
+                           "expires_at": e.entry.expires_at, "days_left": e.days_left, "path": e.entry.path,
+                           "line": e.entry.line, "summary": e.entry.summary} for e in plan.expiring],
         "kept": [{"id": entry.id, "why": why} for entry, why in plan.kept],
     }

@@ -11,10 +11,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..store import git
 from ..store.config import CONFIG_NAME, Config
 from ..store.times import format_time, now_utc, parse_time
 from .commits import CommitInfo, changed_files, read_commits
 from .cues import Cue, detect
+from .trace import split_tasks, trace_fields
 from .trailers import trailer_memories
 from .transcript import Transcript
 from .write import summarise
@@ -94,6 +96,62 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
                         unresolved=not cue.resolved)
 
 
+TRACE_ACTION = "task"
+
+
+def trace_candidates(config: Config, transcript: Transcript, session_id: str | None = None,
+                     moment: datetime | None = None) -> Iterator[Candidate]:
+    """One episode per task of the transcript, carrying its trace (see ``ops/trace.py``).
+
+    Values that hold a secret or personal data are withheld (replaced by a note naming the kind), so the
+    rest of the trace is kept. ``commit`` is HEAD when HEAD was committed after the task began.
+    """
+    session = session_id or transcript.session_id
+    shown = _shown_path(config.root, transcript.path)
+    cwd = transcript.cwd or str(config.root)
+    head = _head(config)
+    for task in split_tasks(transcript):
+        fields = _scrub(config, trace_fields(task, cwd))
+        when = _when_text(task.timestamp, moment)
+        fields.update({
+            "category": "episode", "session_id": session, "action_types": [TRACE_ACTION], "tags": ["task-trace"],
+            "confidence": 0.8,
+            "evidence": [fields["goal"]],
+            "source": {"session_id": session, "agent": TRANSCRIPT_AGENT, "timestamp": when, "transcript": shown,
+                       "line_range": f"{task.line}-{max(task.end, task.line)}", "capture": "trace"},
+        })
+        if head is not None and (parse_time(head.time) or now_utc()) >= (parse_time(when) or now_utc()):
+            fields["commit"] = head.sha
+        yield Candidate(f"{shown}:{task.line}", fields, evidence_key=(session, evidence_text([fields["goal"]])))
+
+
+def _head(config: Config) -> CommitInfo | None:
+    sha = git.head_commit(config.root)
+    return read_commits(config.root, [sha])[0] if sha else None
+
+
+def _scrub(config: Config, value: Any) -> Any:
+    """``value`` with every string that holds a secret or personal data replaced by a note of the kind."""
+    if isinstance(value, dict):
+        return {key: _scrub(config, item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_scrub(config, item) for item in value]
+    if not isinstance(value, str):
+        return value
+    settings = config.section("secrets")
+    if settings.get("enabled") is False:
+        return value
+    from ..secrets import scan_text
+
+    hits = scan_text(value, allowlist=frozenset(settings.get("allowlist") or ()),
+                     include_pii=bool(settings.get("pii", True)))
+    return f"[withheld: {', '.join(sorted({h.description for h in hits}))}]" if hits else value
+
+
+def _when_text(stamp: str | None, fallback: datetime | None) -> str:
+    return format_time(parse_time(stamp or "") or fallback or now_utc())
+
+
 def evidence_text(quotes: Iterable[object]) -> str:
     """The key an episode's evidence is compared by: the quotes joined, whitespace and case folded."""
     return re.sub(r"\s+", " ", " | ".join(map(str, quotes))).strip().casefold()
@@ -104,8 +162,7 @@ def _clip(text: str, limit: int = 200) -> str:
 
 
 def _when(cue: Cue, fallback: datetime | None) -> str:
-    moment = parse_time(cue.turn.timestamp or "")
-    return format_time(moment or fallback or now_utc())
+    return _when_text(cue.turn.timestamp, fallback)
 
 
 def _shown_path(root: Path, path: Path) -> str:

@@ -23,7 +23,7 @@ from ..store.load import load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import now_utc, parse_time
-from .candidates import Candidate, commit_candidates, transcript_candidates
+from .candidates import Candidate, commit_candidates, trace_candidates, transcript_candidates
 from .commits import resolve
 from .gate import check_secrets
 from .seen import Seen
@@ -90,6 +90,7 @@ def capture(config: Config, options: CaptureOptions, *, moment: datetime | None 
         if transcript.unreadable_lines:
             report.notes.append(f"{path}: {transcript.unreadable_lines} line(s) were not JSON and were skipped")
         candidates.extend(transcript_candidates(config, transcript, options.session_id, moment))
+        candidates.extend(trace_candidates(config, transcript, options.session_id, moment))
     if candidates:
         _write(config, candidates, options, report, moment or now_utc())
     return report

@@ -76,10 +76,10 @@ _ERROR_LINES = (
     re.compile(r"^npm ERR! .+$"),
     re.compile(r"^FAILED \S+.*$"),
 )
-_RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:was|is)|(?:was |is )?resolved "
+RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:was|is)|(?:was |is )?resolved "
                        r"(?:it |this )?by|solved (?:it |this )?by|the (?:root )?(?:cause|problem|issue) (?:was|is)|"
                        r"it turned out|turns out)\b", _I)
-_LEAD = re.compile(r"^(?:(?:no|nope|nah|wait|actually|ok|okay|hmm|well|(?:that'?s|that is|this is|it'?s) "
+LEAD = re.compile(r"^(?:(?:no|nope|nah|wait|actually|ok|okay|hmm|well|(?:that'?s|that is|this is|it'?s) "
                    r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
 _EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—]|\s+-+\s|$)", _I),
                      re.compile(r"^(?:please\s+)?stop\s+(?P<x>\w+ing\b[^,;.]*)", _I))
@@ -130,7 +130,7 @@ def detect(turns: tuple[Turn, ...] | list[Turn]) -> Iterator[Cue]:
     for turn in turns:
         if turn.role != "tool":
             yield from _speech_cues(turn, previous_assistant)
-            resolution = next((s for s in sentences(turn.text) if _RESOLVED.search(s) and not s.endswith("?")), None)
+            resolution = next((s for s in sentences(turn.text) if RESOLVED.search(s) and not s.endswith("?")), None)
             if resolution and pending:
                 error = pending.pop()
                 fields = {**error.fields, "resolution": _quote(resolution)}
@@ -170,7 +170,7 @@ def _speech_cues(turn: Turn, previous_assistant: str) -> Iterator[Cue]:
 def _fields(rule: Rule, quote: str, previous_assistant: str) -> dict[str, Any]:
     if rule.kind == "correction":
         trigger = next((m["x"].strip() for p in _EXPLICIT_TRIGGER if (m := p.search(quote))), "")
-        lesson = _LEAD.sub("", quote).strip() or quote
+        lesson = LEAD.sub("", quote).strip() or quote
         return {"trigger": _quote(trigger or previous_assistant or quote),
                 "lesson": _quote(lesson[:1].upper() + lesson[1:])}
     if rule.kind == "decision":
@@ -186,10 +186,20 @@ def _fields(rule: Rule, quote: str, previous_assistant: str) -> dict[str, Any]:
 
 
 def _error_cue(turn: Turn) -> Cue | None:
-    lines = turn.text.splitlines()
+    found = error_line(turn.text)
+    if not found:
+        return None
+    error = _quote(found[0])
+    return Cue("error", turn, (error,), 0.75 if found[1] else 0.65, {"error": error}, turn.end)
+
+
+def error_line(text: str) -> tuple[str, bool] | None:
+    """The line of ``text`` that states an error (a traceback's last line first), and whether it is an
+    exception line (a strong sign) rather than an ``error:``-style line."""
+    lines = text.splitlines()
     found: str | None = None
     strong = False
-    if _TRACEBACK in turn.text:
+    if _TRACEBACK in text:
         after = lines[[i for i, line in enumerate(lines) if _TRACEBACK in line][-1]:]
         found = next((line for line in reversed(after) if _ERROR_LINES[0].match(line)), None)
         strong = found is not None
@@ -200,5 +210,4 @@ def _error_cue(turn: Turn) -> Cue | None:
         strong = pattern is _ERROR_LINES[0]
     if not found:
         return None
-    error = _quote(found.strip().removeprefix("E ").strip())
-    return Cue("error", turn, (error,), 0.75 if strong else 0.65, {"error": error}, turn.end)
+    return found.strip().removeprefix("E ").strip(), strong

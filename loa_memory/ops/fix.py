@@ -33,7 +33,7 @@ def fix_grimoire(config: Config, options: LintOptions, moment: datetime | None =
     fixes: list[Fix] = []
     with locked(config.local_dir):
         recover(config)
-        grimoire = load_grimoire(config, options.worlds or None)
+        grimoire = load_grimoire(config)  # every world: a renumbered id must be free in all of them
         result = run_lint(config, options, grimoire)
         changes = Changeset(config, grimoire)
         located = {(e.path, e.id): e for e in [*grimoire.invalid, *grimoire.entries]}

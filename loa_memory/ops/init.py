@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import LoaError
-from ..store import git
+from ..errors import LoaError, UsageError
+from ..store import git, yamlio
+from ..store.atomic import write_atomic
 from ..store.config import CONFIG_NAME, LOCAL_DIR, Config, load_config
-from ..store.lock import ensure_local_dir
+from ..store.lock import ensure_local_dir, locked
 
 CONFIG_TEMPLATE = """\
 # loa-memory settings (schema: schemas/config.schema.json; every key is optional)
@@ -32,16 +34,22 @@ memory_schema:
 HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {name}`; reviewed like code.\n"
 
 
-def init_repo(root: Path) -> dict[str, Any]:
-    """Create what is missing (never overwrite); returns what was created."""
+def init_repo(root: Path, world: str | None = None, description: str = "") -> dict[str, Any]:
+    """Create what is missing (never overwrite); returns what was created.
+
+    With ``world``, that world is added to the config's ``worlds`` (the grimoire that was there stays the
+    first, default world) and its folders are made.
+    """
     created: list[str] = []
     config_path = root / CONFIG_NAME
     if not config_path.exists():
         config_path.write_text(CONFIG_TEMPLATE, "utf-8")
         created.append(CONFIG_NAME)
+    if world is not None:
+        created += add_world(root, world, description)
     config = load_config(root)
-    for world in config.worlds:
-        memdir = root / world.storage_dir
+    for each in config.worlds:
+        memdir = root / each.storage_dir
         for cat in config.categories:
             target = memdir / cat.path
             if cat.kind == "list":
@@ -60,6 +68,38 @@ def init_repo(root: Path) -> dict[str, Any]:
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
     return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}
+
+
+_WORLD_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def add_world(root: Path, name: str, description: str = "") -> list[str]:
+    """Declare world ``name`` (``grimoires/<name>/memory``) in the config, keeping its comments; no-op if known."""
+    if not _WORLD_NAME.match(name):
+        raise UsageError(f"{name!r} is not a world name", hint="use lower-case letters, digits, '-' and '_', "
+                         "starting with a letter or digit (e.g. research)")
+    config = load_config(root)
+    if any(w.name == name for w in config.worlds):
+        return []
+    path = root / CONFIG_NAME
+    text = path.read_text("utf-8")
+    spec: dict[str, Any] = {"storage_dir": f"grimoires/{name}/memory"}
+    if description:
+        spec["description"] = description
+    if config.section("worlds"):
+        new = yamlio.set_in_document(text, ("memory_schema", "worlds", name), spec)
+    else:  # the implicit single world becomes the first (default) entry of `worlds`
+        only = config.worlds[0]
+        worlds = {only.name: {"storage_dir": only.storage_dir}, name: spec}
+        new = yamlio.set_in_document(text, ("memory_schema", "worlds"), worlds, remove=("storage_dir",))
+    with locked(root / LOCAL_DIR):
+        write_atomic(path, new)
+        try:
+            load_config(root)
+        except LoaError:
+            write_atomic(path, text)  # never leave a config that does not load
+            raise
+    return [f"{CONFIG_NAME} (world {name})"]
 
 
 ATTRIBUTES_HEADER = "# loa-memory: merge memory list files entry by entry (see `loa-memory merge-driver`)\n"

@@ -27,8 +27,8 @@ from ..store.load import Grimoire, load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import now_utc
+from .clusters import greedy_clusters
 from .graduate_stubs import lesson_of, trigger_of
-from .promote import greedy_clusters
 from .write import complete_entry, recover, refuse_if_broken, stage_new
 
 META_TAG = "meta-cue"

@@ -6,7 +6,9 @@ cosine similarity to each cluster's centroid (``lifecycle.similarity_threshold``
 come from at least ``lifecycle.promotion_min_sessions`` distinct sessions, and none of whose episodes a
 non-episode entry already ``derived_from``-links to, becomes one entry of that category, built from the
 most central episode and linking every source episode with ``relation: derived_from``. Everything one run
-promotes is written in one transaction under the lock; ``dry_run`` writes nothing.
+promotes is written in one transaction under the lock; ``dry_run`` writes nothing. Error/resolution pairs
+that recur in task traces become corrections the same way (``ops/antipatterns.py``). Each world is
+promoted on its own: its episodes become entries of the same world.
 """
 
 from __future__ import annotations
@@ -16,43 +18,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from ..model import Entry
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
 from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import now_utc
+from . import antipatterns
+from .clusters import Cluster, greedy
 from .runs import record_run
 from .write import complete_entry, recover, refuse_if_broken, stage_new, summarise
 
 KINDS = ("correction", "preference", "decision", "error")
 _COPIED = {"correction": ("trigger", "lesson"), "preference": (), "decision": ("rationale", "alternatives", "context"),
            "error": ("error", "resolution")}
-
-
-@dataclass
-class Cluster:
-    kind: str
-    episodes: list[Entry] = field(default_factory=list)
-    vectors: list[Any] = field(default_factory=list)
-    promoted_as: str | None = None  # the id of an existing entry derived from one of its episodes
-
-    @property
-    def sessions(self) -> list[str]:
-        return sorted({session_of(e) for e in self.episodes})
-
-    def centroid(self) -> Any:
-        mean = np.mean(np.asarray(self.vectors, dtype=np.float32), axis=0)
-        norm = float(np.linalg.norm(mean))
-        return mean / norm if norm else mean
-
-    def central(self) -> Entry:
-        """The episode closest to all the others (the first, on a tie)."""
-        matrix = np.asarray(self.vectors, dtype=np.float32)
-        totals = (matrix @ matrix.T).sum(axis=1)
-        return self.episodes[int(np.argmax(totals))]
 
 
 @dataclass
@@ -73,12 +52,6 @@ class PromoteReport:
                 "warnings": self.warnings}
 
 
-def session_of(entry: Entry) -> str:
-    source = entry.data.get("source")
-    from_source = source.get("session_id") if isinstance(source, dict) else None
-    return str(entry.data.get("session_id") or from_source or entry.id)
-
-
 def kind_of(entry: Entry) -> str | None:
     types = entry.data.get("action_types")
     if entry.category != "episode" or not isinstance(types, list):
@@ -93,11 +66,13 @@ def cue_text(entry: Entry, kind: str) -> str:
 
 
 def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
-                     warnings: list[str] | None = None) -> list[Cluster]:
-    """Active cue episodes, clustered greedily (oldest first) per kind by cosine to a cluster's centroid."""
+                     warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
+    """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
+    to a cluster's centroid."""
     from ..retrieve.search import Retriever
 
-    episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"),
+    episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"
+                       and (world is None or e.world == world)),
                       key=lambda pair: (pair[0].timestamp, pair[0].id))
     if not episodes:
         return []
@@ -105,42 +80,13 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
     matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)
-    clusters: list[Cluster] = []
-    for members in greedy_clusters(matrix, threshold, [kind for _, kind in episodes]):
-        cluster = Cluster(episodes[members[0]][1])
-        cluster.episodes = [episodes[n][0] for n in members]
-        cluster.vectors = [matrix[n] for n in members]
-        clusters.append(cluster)
+    clusters = greedy([(entry, kind, 0) for entry, kind in episodes], matrix, threshold)
     derived = {str(link.get("to")): e.id for e in grimoire.entries if e.category != "episode"
                for link in e.data.get("links") or []
                if isinstance(link, dict) and link.get("relation") == "derived_from"}
     for cluster in clusters:
         cluster.promoted_as = next((derived[e.id] for e in cluster.episodes if e.id in derived), None)
     return clusters
-
-
-def greedy_clusters(vectors: Any, threshold: float, groups: list[str] | None = None) -> list[list[int]]:
-    """Indexes of ``vectors`` (unit rows) clustered greedily in order: each joins the cluster (of its own
-    group) whose centroid is closest, if the cosine reaches ``threshold``; else it starts one."""
-    clusters: list[tuple[str, list[int]]] = []
-    centroids: list[Any] = []
-    for number, vector in enumerate(vectors):
-        group = groups[number] if groups else ""
-        best, best_score = -1, threshold
-        for position, (kind, _members) in enumerate(clusters):
-            score = float(np.dot(centroids[position], vector))
-            if kind == group and score >= best_score:
-                best, best_score = position, score
-        if best < 0:
-            clusters.append((group, []))
-            centroids.append(vector)
-            best = len(clusters) - 1
-        members = clusters[best][1]
-        members.append(number)
-        mean = np.mean(np.asarray([vectors[n] for n in members], dtype=np.float32), axis=0)
-        norm = float(np.linalg.norm(mean))
-        centroids[best] = mean / norm if norm else mean
-    return [members for _, members in clusters]
 
 
 def promoted_fields(config: Config, cluster: Cluster) -> dict[str, Any]:
@@ -179,31 +125,36 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
     threshold = float(section.get("similarity_threshold", 0.7))
     min_sessions = int(section.get("promotion_min_sessions", 3))
     report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
-    world_name = config.world(world).name
+    worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
     guard = contextlib.nullcontext() if dry_run else locked(config.local_dir)
     with guard:
         if not dry_run:
             recover(config)
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
-        clusters = cluster_episodes(config, grimoire, threshold, report.warnings)
-        report.considered = sum(len(c.episodes) for c in clusters)
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
-        for cluster in clusters:
-            described = _describe(cluster)
+        clusters = [(name, cluster) for name in worlds
+                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name),
+                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name)]]
+        report.considered = sum(len(c.episodes) for _world, c in clusters)
+        for world_name, cluster in clusters:
+            pairs = cluster.kind == antipatterns.KIND
+            described = {**(antipatterns.describe(cluster) if pairs else _describe(cluster)), "world": world_name}
             if cluster.promoted_as:
                 report.already_promoted.append({**described, "id": cluster.promoted_as})
             elif len(cluster.sessions) < min_sessions:
                 if len(cluster.episodes) > 1 or min_sessions <= 1:
                     report.below_threshold.append(described)
             else:
-                data = complete_entry(config, promoted_fields(config, cluster), used, moment or now_utc())
+                fields = antipatterns.correction_fields(config, cluster) if pairs else promoted_fields(config, cluster)
+                data = complete_entry(config, fields, used, moment or now_utc())
                 written = stage_new(changes, data, world_name)
                 used.add(data["id"])
                 report.promoted.append({**described, "id": data["id"], "category": data["category"],
                                         "summary": data["summary"], "path": written.path, "line": written.line,
                                         "entry": data})
+        report.warnings = list(dict.fromkeys(report.warnings))
         if not dry_run and report.promoted:
             changes.commit()
     if not dry_run:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,13 +36,15 @@ def _headline(data: dict[str, Any]) -> str:
     return headline(Entry(data, "", "", 0))
 
 
-def review(config: Config, revisions: str) -> Review:
-    """Compare the memory files of two revisions (``BASE..HEAD``; HEAD defaults to ``HEAD``)."""
+def review(config: Config, revisions: str, worlds: Sequence[str] = ()) -> Review:
+    """Compare the memory files of two revisions (``BASE..HEAD``; HEAD defaults to ``HEAD``), in ``worlds``."""
     base, sep, head = revisions.partition("..")
     if not base:
         raise UsageError(f"not a revision range: {revisions!r}", hint="e.g. loa-memory review origin/main..HEAD")
     head = head if sep and head else "HEAD"
-    folders = [world.storage_dir for world in config.worlds]
+    folders = [world.storage_dir for world in config.worlds if not worlds or world.name in worlds]
+    for name in worlds:
+        config.world(name)
     fork = git.merge_base(config.root, base, head)
     before = entries_at(config.root, fork, folders)
     after = entries_at(config.root, head, folders)
@@ -51,7 +54,7 @@ def review(config: Config, revisions: str) -> Review:
         if old is None:
             if not _archived_path(config, path):
                 result.added.append({"id": memory_id, "category": data.get("category"), "path": path,
-                                     "summary": _headline(data)})
+                                     "world": config.world_of(path), "summary": _headline(data)})
             continue
         old_path, old_data = old
         if _archived_path(config, path) and not _archived_path(config, old_path):

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import UsageError
+from ..retrieve.agents import check_agent
 from ..retrieve.recall import contradiction_record
 from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
 from ..store.config import Config
@@ -26,10 +27,16 @@ class SessionStart:
     contradictions: list[Contradiction] = field(default_factory=list)
 
 
-def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = ()) -> BriefOptions:
+def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = (),
+                  agent: str | None = None) -> BriefOptions:
     """Options from ``retrieval.budget`` and ``lifecycle.session_episodes`` unless given."""
+    for world in worlds:
+        config.world(world)
+    if agent is not None:
+        check_agent(agent)
     return BriefOptions(budget or int(config.section("retrieval").get("budget", 1500)),
-                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds))
+                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds),
+                        agent=agent)
 
 
 def start_session(config: Config, options: BriefOptions, now: datetime | None = None) -> SessionStart:
@@ -39,7 +46,7 @@ def start_session(config: Config, options: BriefOptions, now: datetime | None = 
     brief = session_brief(grimoire, options, moment)
     check = None
     if config.section("lifecycle").get("check_on_session_start", True):
-        check = plan_archive(config, grimoire, moment)
+        check = plan_archive(config, grimoire, moment, options.worlds)
     conflicts = [c for c in contradictions(grimoire, moment)
                  if not options.worlds or {c.holder.world, c.other.world} & set(options.worlds)]
     return SessionStart(brief, check, conflicts)

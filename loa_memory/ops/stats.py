@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,19 +19,21 @@ JOBS = ("capture", "archive", "score", "lint-fix")
 TIERS = ("high", "medium", "low", "ineffective", "unscored")
 
 
-def grimoire_stats(config: Config, now: datetime | None = None) -> dict[str, Any]:
-    """Numbers about the grimoire and its lifecycle, as plain JSON values."""
+def grimoire_stats(config: Config, now: datetime | None = None, worlds: Sequence[str] = ()) -> dict[str, Any]:
+    """Numbers about the grimoire (``worlds``, default all) and its lifecycle, as plain JSON values."""
     moment = now or now_utc()
-    grimoire = load_grimoire(config)
+    for world in worlds:
+        config.world(world)
+    grimoire = load_grimoire(config, worlds or None)
     statuses: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     tiers: Counter[str] = Counter()
-    worlds: Counter[str] = Counter()
+    counted: Counter[str] = Counter({w.name: 0 for w in config.worlds if not worlds or w.name in worlds})
     for entry in grimoire.entries:
         status = grimoire.status(entry, moment)
         statuses[status] += 1
         categories[entry.category] += 1
-        worlds[entry.world] += 1
+        counted[entry.world] += 1
         if status == "active":
             tiers[tier(entry)] += 1
     plan = plan_archive(config, grimoire, moment)
@@ -42,7 +45,8 @@ def grimoire_stats(config: Config, now: datetime | None = None) -> dict[str, Any
         "by_category": dict(sorted(categories.items())),
         "by_status": {name: statuses[name] for name in ("active", "superseded", "expired", "archived")},
         "by_tier": {name: tiers[name] for name in TIERS},
-        "by_world": dict(sorted(worlds.items())),
+        "by_world": dict(sorted(counted.items())),
+        "worlds": list(worlds) or [w.name for w in config.worlds],
         "problems": len(grimoire.problems),
         "due_for_archival": dict(Counter(d.reason for d in plan.due)),
         "expiring_soon": [{"id": e.entry.id, "expires_at": e.entry.expires_at, "days_left": e.days_left,

@@ -4,8 +4,9 @@ Three shapes are understood:
 
 - Claude Code session files (``~/.claude/projects/<project>/<session>.jsonl``): one JSON object a line,
   ``{"type": "user"|"assistant", "message": {"role", "content"}, "sessionId", "timestamp"}``; ``content``
-  is a string or a list of blocks, of which ``text`` blocks are speech and ``tool_result`` blocks are tool
-  output. Bookkeeping lines (summaries, snapshots), sub-agent (sidechain) and meta lines are left out.
+  is a string or a list of blocks, of which ``text`` blocks are speech, ``tool_use`` blocks are tool calls
+  and ``tool_result`` blocks are tool output. Bookkeeping lines (summaries, snapshots), sub-agent
+  (sidechain) and meta lines are left out.
 - Generic JSONL: ``{"role", "content"}`` a line (``content`` a string or blocks), optionally with
   ``session_id``/``sessionId`` and ``timestamp``; a ``message`` or ``payload`` object holding the role is
   looked into as well.
@@ -46,6 +47,18 @@ class Turn:
     end: int
     timestamp: str | None = None
     is_error: bool = False
+    call_id: str | None = None  # a tool result: the call it answers
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call an agent made (``tool_use`` / ``function_call``), at ``line`` of the transcript."""
+
+    name: str
+    input: dict[str, Any]
+    line: int
+    call_id: str | None = None
+    timestamp: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,8 @@ class Transcript:
     turns: tuple[Turn, ...]
     shape: Literal["claude-code", "jsonl", "text"]
     unreadable_lines: int = 0
+    calls: tuple[ToolCall, ...] = ()
+    cwd: str | None = None  # the agent's working folder, when the transcript records it
 
 
 def read_transcript(path: Path) -> Transcript:
@@ -76,7 +91,9 @@ def fallback_session_id(path: Path, raw: bytes) -> str:
 
 def _read_jsonl(path: Path, text: str, raw: bytes) -> Transcript:
     turns: list[Turn] = []
+    calls: list[ToolCall] = []
     session_id: str | None = None
+    cwd: str | None = None
     unreadable = 0
     claude = False
     for number, line in enumerate(text.splitlines(), 1):
@@ -91,10 +108,12 @@ def _read_jsonl(path: Path, text: str, raw: bytes) -> Transcript:
             unreadable += 1
             continue
         session_id = session_id or _str(record.get("sessionId")) or _str(record.get("session_id"))
+        cwd = cwd or _str(record.get("cwd"))
         claude = claude or ("sessionId" in record and record.get("type") in ("user", "assistant"))
         turns.extend(_record_turns(record, number))
+        calls.extend(_record_calls(record, number))
     return Transcript(path, session_id or fallback_session_id(path, raw), tuple(turns),
-                      "claude-code" if claude else "jsonl", unreadable)
+                      "claude-code" if claude else "jsonl", unreadable, tuple(calls), cwd)
 
 
 def _str(value: Any) -> str | None:
@@ -110,11 +129,16 @@ def _record_turns(record: dict[str, Any], number: int) -> list[Turn]:
         if isinstance(inner, dict) and ("role" in inner or "content" in inner):
             message = inner
             break
-    role_name = _str(message.get("role")) or _str(record.get("role")) or _str(record.get("type")) or ""
+    payload = record.get("payload")
+    item: dict[str, Any] = payload if isinstance(payload, dict) else record
+    stamp = _str(record.get("timestamp")) or _str(message.get("timestamp"))
+    if item.get("type") == "function_call_output":  # an OpenAI-style tool output item, on its own line
+        message, role_name = {"content": [item]}, "tool"
+    else:
+        role_name = _str(message.get("role")) or _str(record.get("role")) or _str(record.get("type")) or ""
     role = _ROLE_BY_NAME.get(role_name.lower())
     if role is None:
         return []
-    stamp = _str(record.get("timestamp")) or _str(message.get("timestamp"))
     content = message.get("content", message.get("text"))
     turns: list[Turn] = []
     if isinstance(content, str):
@@ -128,8 +152,39 @@ def _record_turns(record: dict[str, Any], number: int) -> list[Turn]:
                 turns.append(Turn(role, block["text"], number, number, stamp))
             elif kind in ("tool_result", "function_call_output"):
                 output = _block_text(block.get("content", block.get("output")))
-                turns.append(Turn("tool", output, number, number, stamp, bool(block.get("is_error"))))
+                failed = bool(block.get("is_error")) or bool(_EXIT_FAILED.search(output[:400]))
+                call_id = _str(block.get("tool_use_id")) or _str(block.get("call_id"))
+                turns.append(Turn("tool", output, number, number, stamp, failed, call_id))
     return [_clean(turn) for turn in turns if _clean(turn).text]
+
+
+_EXIT_FAILED = re.compile(r"\b(?:exit(?:ed with)? (?:code|status)|\"exit_code\")\s*[:=]?\s*[1-9][0-9]*\b",
+                          re.IGNORECASE)
+
+
+def _record_calls(record: dict[str, Any], number: int) -> list[ToolCall]:
+    """The tool calls of one record: Anthropic ``tool_use`` blocks, OpenAI ``function_call`` items."""
+    if record.get("isSidechain") or record.get("isMeta"):
+        return []
+    message = record.get("message") if isinstance(record.get("message"), dict) else record
+    content = message.get("content") if isinstance(message, dict) else None
+    blocks = content if isinstance(content, list) else [record.get("payload") or record]
+    stamp = _str(record.get("timestamp"))
+    calls = []
+    for block in blocks:
+        if not isinstance(block, dict) or block.get("type") not in ("tool_use", "function_call"):
+            continue
+        name = _str(block.get("name"))
+        arguments: Any = block.get("input", block.get("arguments"))
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except json.JSONDecodeError:
+                arguments = {"arguments": arguments}
+        if name:
+            calls.append(ToolCall(name, arguments if isinstance(arguments, dict) else {}, number,
+                                  _str(block.get("id")) or _str(block.get("call_id")), stamp))
+    return calls
 
 
 def _block_text(content: Any) -> str:
@@ -144,7 +199,8 @@ def _clean(turn: Turn) -> Turn:
     text = _NOISE.sub("", turn.text).strip()
     if turn.role == "user" and text.startswith(_SKIP_STARTS):
         text = ""
-    return turn if text == turn.text else Turn(turn.role, text, turn.line, turn.end, turn.timestamp, turn.is_error)
+    return turn if text == turn.text else Turn(turn.role, text, turn.line, turn.end, turn.timestamp, turn.is_error,
+                                               turn.call_id)
 
 
 def _read_text(path: Path, text: str, raw: bytes) -> Transcript:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets as _random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -208,13 +208,18 @@ def stage_new(changes: Changeset, data: dict[str, Any], world: str) -> Written:
 
 
 def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = None,
-              moment: datetime | None = None) -> Written:
-    """Add one memory (filling in id, source, ttl...) and write it atomically under the lock."""
+              moment: datetime | None = None, check: Callable[[Grimoire], None] | None = None) -> Written:
+    """Add one memory (filling in id, source, ttl...) and write it atomically under the lock.
+
+    ``check`` sees the grimoire as it is under the lock and may raise to refuse the write.
+    """
     world_name = config.world(world).name
     with locked(config.local_dir):
         recover(config)
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
+        if check is not None:
+            check(grimoire)
         data = complete_entry(config, fields, grimoire.ids(), moment)
         check_references(grimoire, data)
         changes = Changeset(config, grimoire)

@@ -37,7 +37,8 @@ def _field(key: str, value: Any) -> list[str]:
 
 def show_text(rec: dict[str, Any]) -> str:
     entry = rec["entry"]
-    lines = [f"{rec['id']} ({rec['category']}, {rec['status']}) {rec['path']}:{rec['line']}"]
+    world = f"world {rec['world']}, " if rec.get("multiple_worlds") else ""
+    lines = [f"{rec['id']} ({world}{rec['category']}, {rec['status']}) {rec['path']}:{rec['line']}"]
     if rec.get("resolved_from"):
         lines.append(f"  (found through its old id {rec['resolved_from']})")
     lines.append(f"  {rec['summary']}")

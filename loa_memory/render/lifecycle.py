@@ -48,20 +48,23 @@ def score_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-_LAYERS = (("telos", "## Purpose (telos)"), ("corrections", "## Before you act"), ("preferences", "## Preferences"),
-           ("decisions", "## Recent decisions"), ("episodes", "## Recent sessions"))
+_LAYERS = (("telos", "## Purpose (telos)"), ("handoffs", "## Handoffs to you (pending)"),
+           ("ledger", "## Your last checkpoint"), ("corrections", "## Before you act"),
+           ("preferences", "## Preferences"), ("decisions", "## Recent decisions"), ("episodes", "## Recent sessions"))
 
 
 def session_markdown(data: dict[str, Any]) -> str:
-    lines = ["# Session brief", ""]
+    lines = ["# Session brief" + (f" for {data['agent']}" if data.get("agent") else ""), ""]
+    several = len({item["world"] for key, _ in _LAYERS for item in data.get(key) or []}) > 1
     for key, title in _LAYERS:
-        if not data[key]:
+        if not data.get(key):
             continue
         lines.append(title)
         for n, item in enumerate(data[key]):
             if key == "telos":
                 head, _, body = item["text"].partition("\n")
-                lines += ([""] if n else []) + [f"### {head}"] + ([body] if body else [])
+                world = f" (world {item['world']})" if several else ""
+                lines += ([""] if n else []) + [f"### {head}{world}"] + ([body] if body else [])
             else:
                 lines.append(f"- {item['text']}")
         lines.append("")

@@ -7,8 +7,10 @@ from typing import Any
 
 def review_markdown(data: dict[str, Any]) -> str:
     lines = [f"## Memory changes in `{data['base']}..{data['head']}`", ""]
+    several = len({a.get("world") for a in data["added"]}) > 1
     sections = [
-        ("Added", [f"- `{a['id']}` ({a['category']}) {a['summary']}" for a in data["added"]]),
+        ("Added", [f"- `{a['world'] + '/' if several else ''}{a['id']}` ({a['category']}) {a['summary']}"
+                   for a in data["added"]]),
         ("Superseded", [f"- `{s['old']}` → `{s['new']}`: ~~{s['before']}~~ → {s['after']}"
                         for s in data["superseded"]]),
         ("Archived", [f"- `{a['id']}` ({a['reason']}) {a['summary']}" for a in data["archived"]]),

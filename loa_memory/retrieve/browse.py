@@ -108,4 +108,5 @@ def show_record(grimoire: Grimoire, memory_id: str) -> dict[str, Any]:
     result["superseded_by_chain"] = [record(grimoire, e) for e in newer]
     result["links"] = outgoing
     result["backlinks"] = incoming
+    result["multiple_worlds"] = len(grimoire.config.worlds) > 1
     return result

@@ -121,6 +121,8 @@ class FullTextIndex:
                 continue
             stats[mf.rel] = [st.st_size, st.st_mtime_ns]
         manifest = {} if rebuild else self._manifest()
+        own = dict(stats)
+        stats.update(self._other_worlds(grimoire, manifest.get("stats", {})))
         if manifest and manifest.get("stats") == stats and windex.exists_in(str(self.dir)):
             return Refresh(0, 0, False)
         with locked(self.config.local_dir, name="index.lock", timeout=600):
@@ -136,6 +138,8 @@ class FullTextIndex:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 self._ix = windex.create_in(str(self.dir), _schema())
                 manifest = {"version": INDEX_VERSION, "stats": {}, "keys": {}}
+            others = self._other_worlds(grimoire, manifest.get("stats", {}))  # none after a rebuild
+            stats = {**own, **others}
             old_keys: dict[str, list[str]] = manifest.get("keys", {})
             new_keys: dict[str, list[str]] = {}
             removed: list[str] = []
@@ -152,13 +156,22 @@ class FullTextIndex:
                 removed.extend(before - now)
                 added.extend((key, entry) for key, entry in pairs if key not in before)
             for rel, keys in old_keys.items():
-                if rel not in new_keys:
+                if rel in others:
+                    new_keys[rel] = keys  # a world this grimoire did not load: left as it is
+                elif rel not in new_keys:
                     removed.extend(keys)
             if added or removed:
                 self._write(added, removed, progress)
             write_atomic(self.manifest_path, json.dumps({"version": INDEX_VERSION, "stats": stats,
                                                          "keys": new_keys}))
         return Refresh(len(added), len(removed), rebuilt)
+
+    def _other_worlds(self, grimoire: Grimoire, stats: dict[str, Any]) -> dict[str, Any]:
+        """The manifest's files of worlds ``grimoire`` did not load (a scoped load must not drop them)."""
+        if grimoire.worlds is None:
+            return {}
+        loaded = tuple(w.storage_dir.rstrip("/") + "/" for w in self.config.worlds if w.name in grimoire.worlds)
+        return {rel: value for rel, value in stats.items() if not rel.startswith(loaded)}
 
     def _write(self, added: Sequence[tuple[str, Entry]], removed: Sequence[str],
                progress: Callable[[int, int], None] | None) -> None:
@@ -181,14 +194,19 @@ class FullTextIndex:
             self._ix = windex.open_dir(str(self.dir))
         return self._ix.searcher()
 
-    def search(self, text: str, limit: int = 100) -> list[tuple[str, float, float]]:
+    def search(self, text: str, limit: int = 100,
+               worlds: Sequence[str] | None = None) -> list[tuple[str, float, float]]:
         """(key, BM25F score, coverage) of the best ``limit`` documents for free text, best first.
 
-        Coverage is the idf-weighted share of the query's words that the document contains.
+        Coverage is the idf-weighted share of the query's words that the document contains. With
+        ``worlds``, only those worlds' documents compete for the ``limit`` places.
         """
+        from whoosh import query as wquery
+
         query = build_query(text)
         if query is None:
             return []
+        only = wquery.Or([wquery.Term("world", w) for w in worlds]) if worlds else None
         with self.searcher() as searcher:
             idf: dict[str, float] = {}
             for term in query.subqueries:
@@ -196,7 +214,7 @@ class FullTextIndex:
                     idf[term.text] = max(idf.get(term.text, 0.0), searcher.idf(term.fieldname, term.text))
             total = sum(idf.values()) or 1.0
             # no block-max skipping: with common words in most documents it costs more than it saves
-            hits = searcher.search(query, limit=limit, terms=True, optimize=False)
+            hits = searcher.search(query, limit=limit, terms=True, optimize=False, filter=only)
             results = []
             for hit in hits:
                 words = {text.decode() if isinstance(text, bytes) else text for _f, text in hit.matched_terms()}

@@ -229,7 +229,7 @@ def contradiction_record(pair: Contradiction) -> dict[str, Any]:
 def recall_record(result: Recall) -> dict[str, Any]:
     """The stable JSON shape of a recall."""
     def cue(c: Cue) -> dict[str, Any]:
-        return {"id": c.entry.id, "category": c.entry.category, "imperative": c.imperative,
+        return {"id": c.entry.id, "category": c.entry.category, "world": c.entry.world, "imperative": c.imperative,
                 "relevance": round(c.relevance, 4), "shared_actions": sorted(c.shared_actions),
                 "entry": dict(c.entry.data)}
 
@@ -237,10 +237,12 @@ def recall_record(result: Recall) -> dict[str, Any]:
         "task": result.task, "task_type": result.task_type, "budget": result.budget,
         "corrections": [cue(c) for c in result.corrections],
         "preferences": [cue(c) for c in result.preferences],
-        "index": [{"id": h.entry.id, "category": h.entry.category, "summary": headline(h.entry),
+        "index": [{"id": h.entry.id, "category": h.entry.category, "world": h.entry.world,
+                   "summary": headline(h.entry),
                    "score": round(h.score, 4)} for h in result.index],
         "timeline": [{"id": e.id, "date": e.timestamp[:10], "summary": headline(e)} for e in result.timeline],
-        "entries": [{"id": h.entry.id, "category": h.entry.category, "text": full_text(h.entry),
+        "entries": [{"id": h.entry.id, "category": h.entry.category, "world": h.entry.world,
+                     "text": full_text(h.entry),
                      "entry": dict(h.entry.data)} for h in result.full],
         "contradictions": [contradiction_record(c) for c in result.contradictions],
         "economics": result.economics,

@@ -84,7 +84,7 @@ class Retriever:
 
     def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
         self.index.refresh(self.grimoire)
-        return [hit for hit in self.index.search(text, limit) if hit[0] in self.entries]
+        return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
 
     def semantic(self, text: str, keys: Sequence[str] | None = None, *, limit: int | None = None,
                  also: Sequence[str] = ()) -> list[tuple[str, float]]:

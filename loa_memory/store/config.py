@@ -77,6 +77,10 @@ class Config:
         known = ", ".join(w.name for w in self.worlds)
         raise ConfigError(f"unknown world {wanted!r}", hint=f"worlds in {CONFIG_NAME}: {known}")
 
+    def world_of(self, rel: str) -> str:
+        """The world whose storage folder holds ``rel`` (a repository-relative path), else ``""``."""
+        return next((w.name for w in self.worlds if rel.startswith(w.storage_dir.rstrip("/") + "/")), "")
+
     def section(self, name: str) -> Mapping[str, Any]:
         value = self.settings.get(name, {})
         return value if isinstance(value, Mapping) else {}

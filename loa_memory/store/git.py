@@ -83,6 +83,51 @@ def _quiet(root: Path, *args: str) -> str | None:
         return None
 
 
+DIRTY_LIMIT = 50
+
+
+def work_state(root: Path) -> dict[str, Any] | None:
+    """The work tree's state for a handoff: branch, HEAD sha, and changed or untracked files (at most
+    ``DIRTY_LIMIT``); None outside a git repository."""
+    try:
+        repo(root)
+    except GitError:
+        return None
+    state: dict[str, Any] = {}
+    branch = _quiet(root, "symbolic-ref", "--short", "-q", "HEAD")
+    if branch:
+        state["branch"] = branch.strip()
+    head = head_commit(root)
+    if head:
+        state["commit"] = head
+    status = _quiet(root, "status", "--porcelain=v1", "-z", "--untracked-files=all") or ""
+    files: list[str] = []
+    records = status.split("\0")
+    index = 0
+    while index < len(records):
+        record = records[index]
+        index += 1
+        if len(record) < 4:
+            continue
+        files.append(record[3:])
+        if record[0] in "RC":  # a rename or copy is followed by its source path
+            index += 1
+    state["dirty"] = bool(files)
+    if files:
+        state["dirty_files"] = sorted(set(files))[:DIRTY_LIMIT]
+    return state
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's sha, or None outside a repository or before the first commit."""
+    try:
+        repo(root)
+    except GitError:
+        return None
+    head = _quiet(root, "rev-parse", "-q", "--verify", "HEAD")
+    return head.strip() if head else None
+
+
 def is_committed(root: Path, rel: str) -> bool:
     """Whether ``rel`` (a file or folder) exists in HEAD; False outside a repository or before any commit."""
     try:

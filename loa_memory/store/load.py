@@ -50,6 +50,7 @@ class Grimoire:
     """Every valid entry of the selected worlds, the invalid ones apart, and every problem met."""
 
     config: Config
+    worlds: tuple[str, ...] | None = None  # the worlds loaded (None: all of them)
     problems: list[Finding] = field(default_factory=list)
     files: list[MemoryFile] = field(default_factory=list)
     broken: set[str] = field(default_factory=set)
@@ -197,7 +198,7 @@ def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_ca
     if (config.local_dir / atomic.JOURNAL).exists():
         with locked(config.local_dir):
             atomic.recover(config.local_dir)
-    grimoire = Grimoire(config)
+    grimoire = Grimoire(config, tuple(worlds) if worlds else None)
     key = schema_mod.schema_key(config.categories)
     schema = schema_mod.memory_schema_for(config.categories)
     cache_dir = config.local_dir / "cache" / "load"

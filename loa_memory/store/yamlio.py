@@ -249,6 +249,27 @@ def patch_item(item_text: str, updates: dict[str, Any], remove: tuple[str, ...] 
     return stream.getvalue()
 
 
+def set_in_document(text: str, keys: tuple[str, ...], value: Any, remove: tuple[str, ...] = ()) -> str:
+    """Set ``keys`` (a path of mapping keys, made where missing) in a YAML document, keeping its comments;
+    ``remove`` names keys of the innermost parent mapping to delete."""
+    doc = _rt().load(text) if text.strip() else None
+    if doc is None:
+        from ruamel.yaml.comments import CommentedMap
+
+        doc = CommentedMap()
+    mapping = doc
+    for key in keys[:-1]:
+        if not isinstance(mapping.get(key), dict):
+            mapping[key] = _to_rt({})
+        mapping = mapping[key]
+    for key in remove:
+        mapping.pop(key, None)
+    mapping[keys[-1]] = _to_rt(value, keys[-1])
+    stream = io.StringIO()
+    _rt().dump(doc, stream)
+    return stream.getvalue()
+
+
 def iter_front_matter(text: str) -> Iterator[tuple[str, str, int]]:
     """Yield ``(front_matter, body, body_line)`` of a Markdown file that opens with ``---``."""
     if not text.startswith("---"):

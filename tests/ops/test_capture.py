@@ -158,7 +158,7 @@ def test_since_captures_a_range_once(loa: Cli) -> None:
 def test_a_claude_code_transcript_gives_typed_episodes_with_evidence(loa: Cli, tmp_path: Path) -> None:
     report = loa.json("capture", "--transcript", str(_fresh(tmp_path)))
     by_kind = {a["entry"]["action_types"][0]: a["entry"] for a in report["added"]}
-    assert set(by_kind) == {"correction", "preference", "decision", "error"}
+    assert set(by_kind) == {"correction", "preference", "decision", "error", "task"}
     for kind, entry in by_kind.items():
         assert entry["category"] == "episode"
         assert entry["session_id"] == SESSION == entry["source"]["session_id"]
@@ -182,7 +182,7 @@ def test_a_claude_code_transcript_gives_typed_episodes_with_evidence(loa: Cli, t
 
 def test_capturing_a_transcript_again_adds_nothing(loa: Cli, tmp_path: Path) -> None:
     path = _fresh(tmp_path)
-    assert len(loa.json("capture", "--transcript", str(path))["added"]) == 4
+    assert len(loa.json("capture", "--transcript", str(path))["added"]) == 5  # four cues and the task trace
     before = _memory_bytes(loa.root)
     with path.open("a") as handle:  # the agent went on: one more turn
         turn = {"role": "user", "content": "Never commit generated CSV fixtures."}
@@ -190,7 +190,7 @@ def test_capturing_a_transcript_again_adds_nothing(loa: Cli, tmp_path: Path) -> 
                                  "message": turn}) + "\n")
     again = loa.json("capture", "--transcript", str(path))
     assert [a["entry"]["content"] for a in again["added"]] == ["Never commit generated CSV fixtures."]
-    assert {s["reason"] for s in again["skipped"]} == {"duplicate"} and len(again["skipped"]) == 4
+    assert {s["reason"] for s in again["skipped"]} == {"duplicate"} and len(again["skipped"]) == 5
     assert all(p.read_bytes().startswith(before[p]) for p in before)
 
 
@@ -216,7 +216,7 @@ def test_dry_run_writes_nothing(loa: Cli, tmp_path: Path) -> None:
     before = _memory_bytes(loa.root)
     result = loa("capture", "--commit", "HEAD", "--transcript", str(_fresh(tmp_path)), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert result.stdout.count("would add") == 7
+    assert result.stdout.count("would add") == 8
     assert result.stdout.rstrip().endswith("(dry run: nothing was written)")
     assert _memory_bytes(loa.root) == before
 
@@ -264,7 +264,7 @@ def test_hook_input_reads_the_transcript_path_from_stdin(loa: Cli, tmp_path: Pat
                        "hook_event_name": "SessionEnd", "reason": "exit"})
     result = loa("capture", "--hook-input", "--quiet", input=hook)
     assert result.exit_code == 0, result.output
-    assert result.stdout.count("added MEM-") == 4 and "skipped" not in result.stdout
+    assert result.stdout.count("added MEM-") == 5 and "skipped" not in result.stdout
     assert loa("capture", "--hook-input", "--quiet", input=hook).stdout == ""
     bad = loa("capture", "--hook-input", input="{}")
     assert bad.exit_code == 2 and "transcript_path" in bad.stderr

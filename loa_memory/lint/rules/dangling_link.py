@@ -1,4 +1,5 @@
-"""``links[].to``, ``related_memories`` and ``led_to`` name memories that exist (an id or an alias).
+"""``links[].to``, ``related_memories``, and the ids a ledger (``patterns``) or a handoff (``memory_ids``,
+``accepts``) or a negative result (``led_to``) names are memories that exist (an id or an alias).
 
 Passing::
 
@@ -19,6 +20,8 @@ from ..context import LintContext
 
 ID = "dangling-link"
 SEVERITY: Severity = "error"
+LIST_FIELDS = ("related_memories", "memory_ids", "patterns")
+ID_FIELDS = ("accepts", "led_to")
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -29,10 +32,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if target and target not in known:
                 yield ctx.finding(entry, ID, SEVERITY, f"links to {target}, which does not exist",
                                   key=("links", index))
-        led_to = entry.data.get("led_to")
-        if isinstance(led_to, str) and led_to and led_to not in known:
-            yield ctx.finding(entry, ID, SEVERITY, f"led_to names {led_to}, which does not exist", key="led_to")
-        for index, target in enumerate(entry.data.get("related_memories") or []):
-            if target not in known:
-                yield ctx.finding(entry, ID, SEVERITY, f"related_memories names {target}, which does not exist",
-                                  key=("related_memories", index))
+        for key in LIST_FIELDS:
+            values = entry.data.get(key)
+            for index, target in enumerate(values if isinstance(values, list) else []):
+                if target not in known:
+                    yield ctx.finding(entry, ID, SEVERITY, f"{key} names {target}, which does not exist",
+                                      key=(key, index))
+        for key in ID_FIELDS:
+            target = entry.data.get(key)
+            if isinstance(target, str) and target and target not in known:
+                yield ctx.finding(entry, ID, SEVERITY, f"{key} names {target}, which does not exist", key=key)
