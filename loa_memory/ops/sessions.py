@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import UsageError
+from ..retrieve.recall import recall_budget
 from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
 from ..store.config import Config
 from ..store.load import load_grimoire
@@ -25,7 +26,7 @@ class SessionStart:
 
 def brief_options(config: Config, budget: int | None = None, worlds: Sequence[str] = ()) -> BriefOptions:
     """Options from ``retrieval.budget`` and ``lifecycle.session_episodes`` unless given."""
-    return BriefOptions(budget or int(config.section("retrieval").get("budget", 1500)),
+    return BriefOptions(recall_budget(config, budget),
                         int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds))
 
 

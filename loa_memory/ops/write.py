@@ -158,6 +158,13 @@ class Written:
         return Entry(self.data, self.world, self.path, self.line)
 
 
+def written_record(written: Written, action: str = "added") -> dict[str, Any]:
+    """The stable JSON shape of a write (``add``, ``supersede``, ``session end``)."""
+    return {"action": action, "id": written.data["id"], "category": written.data["category"],
+            "world": written.world, "path": written.path, "line": written.line,
+            "supersedes": written.data.get("supersedes"), "entry": written.data}
+
+
 def refuse_if_broken(grimoire: Grimoire) -> None:
     """Commands that write refuse to run on a grimoire with problems, and name them."""
     if grimoire.problems:

@@ -26,14 +26,25 @@ def text(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> s
     return "\n".join([str(f) for f in findings] + [_summary(findings, files)])
 
 
-def as_json(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> str:
-    payload = {
+def lint_record(findings: Sequence[Finding], files: int) -> dict[str, Any]:
+    """The stable JSON shape of ``lint`` and ``scan-secrets``."""
+    return {
         "findings": [{"path": f.path, "line": f.line, "col": f.col, "severity": f.severity, "rule": f.rule,
                       "message": f.message, "entry_id": f.entry_id, "fixable": f.fixable} for f in findings],
         "counts": {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")},
         "files": files,
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def record_text(data: Mapping[str, Any]) -> str:
+    """A ``lint_record`` as text: a line per finding, then the summary (also when there are no findings)."""
+    findings = [Finding(f["path"], f["line"], f["col"], f["severity"], f["rule"], f["message"], f["entry_id"],
+                        f["fixable"]) for f in data["findings"]]
+    return "\n".join([*(str(f) for f in findings), _summary(findings, data["files"])])
+
+
+def as_json(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> str:
+    return json.dumps(lint_record(findings, files), indent=2, ensure_ascii=False)
 
 
 def _escape(value: str, *, prop: bool = False) -> str:
