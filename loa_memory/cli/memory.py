@@ -108,12 +108,9 @@ def _fields(content: str | None, opts: dict[str, Any]) -> dict[str, Any]:
             relation, _, target = text.rpartition(":")
             links.append({"to": target.strip(), "relation": relation.strip() or "related_to"})
         fields["links"] = links
-    source = dict(fields.get("source") or {})
-    for key in ("agent", "phase"):
-        if opts.get(key):
-            source[key] = opts[key]
-    if source:
-        fields["source"] = source
+    given = {key: opts[key] for key in ("agent", "phase") if opts.get(key)}
+    if given and isinstance(fields.get("source") or {}, dict):  # any other source is refused by add_entry
+        fields["source"] = {**(fields.get("source") or {}), **given}
     return fields
 
 

@@ -70,8 +70,8 @@ def entry_fields(extra: dict[str, Any] | None, *, agent: str | None = None, phas
         named["error"] = named.pop("error_text")
     fields.update({key: _plain(value) for key, value in named.items() if value is not None})
     given = {key: value for key, value in (("agent", agent), ("phase", phase)) if value}
-    if given:
-        fields["source"] = {**dict(fields.get("source") or {}), **given}
+    if given and isinstance(fields.get("source") or {}, dict):  # any other source is refused by add_entry
+        fields["source"] = {**(fields.get("source") or {}), **given}
     return fields
 
 

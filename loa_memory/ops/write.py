@@ -77,6 +77,9 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     content = data.get("content")
     if not isinstance(content, str) or not content.strip():
         raise UsageError("a memory needs some content", hint="pass the text as an argument or in the JSON")
+    if not isinstance(data.get("source") or {}, Mapping):
+        raise ValidationError(f"the entry is not valid: source: expected object, got {data['source']!r}",
+                              hint="source is an object such as {\"agent\": \"...\"}, or leave it out")
     source = dict(data.get("source") or {})
     defaults = default_source(moment=moment)
     for key in ("session_id", "timestamp"):

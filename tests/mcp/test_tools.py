@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("mcp")
 
@@ -107,3 +109,22 @@ def test_a_published_output_schema_is_advertised(grimoire: Path, monkeypatch: py
     tools = {tool.name: tool for tool in anyio.run(module.build_server(grimoire).list_tools)}
     assert tools["search"].output_schema == schema
     assert tools["recall"].output_schema is None
+
+
+_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+_JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                           max_size=3), max_leaves=6)
+_KEYS = st.sampled_from(["id", "category", "summary", "content", "confidence", "source", "ttl", "expires_at", "tags",
+                         "supersedes", "links", "artifacts", "alternatives", "trigger", "session_id", "x-custom"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=st.dictionaries(_KEYS, _JSON, max_size=4), agent=st.none() | st.text(max_size=5))
+def test_add_with_any_fields_is_written_or_refused_never_a_crash(grimoire: Path, fields: dict[str, object],
+                                                                 agent: str | None) -> None:
+    result = Memory(grimoire).add(category="fact", content="Hypothesis wrote this", fields=fields, agent=agent)
+    assert result.structured_content is not None
+    if result.is_error:
+        assert result.structured_content["error"]["code"] != "internal", result.structured_content
+    else:
+        assert result.structured_content["action"] == "added"
