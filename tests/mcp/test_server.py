@@ -114,6 +114,9 @@ async def test_search_and_recall_return_what_the_cli_prints_as_json(session: Cli
     assert recalled == Cli(served).json("recall", "write a migration that drops the legacy_flag column")
     result = await session.call_tool("recall", {"task": "write a migration that drops the legacy_flag column"})
     assert "## Before you start" in _text(result)  # the text is the CLI's Markdown, for a prompt
+    assert {p.name for p in (await session.list_prompts()).prompts} == {"recall", "session_start"}
+    prompt = await session.get_prompt("recall", {"task": "write a migration that drops the legacy_flag column"})
+    assert prompt.messages[0].content.text == _text(result)  # type: ignore[union-attr]
 
 
 @pytest.mark.anyio
