@@ -62,14 +62,16 @@ class Backend:
         return chosen
 
     def warm_up(self) -> None:
-        """Load the grimoire and the embedding model before the first call needs them (best effort)."""
+        """Open the grimoire, the full-text index and the embedding model before the first call needs them."""
         from ..retrieve.search import Retriever
         from ..store.load import load_grimoire
 
         with self._lock:
             try:
                 config = load_config(self.root)
-                Retriever(config, load_grimoire(config)).vectors(["warm up"])
+                retriever = Retriever(config, load_grimoire(config))
+                retriever.lexical("warm up", 1)
+                retriever.vectors(["warm up"])
             except Exception:  # nothing to warm (not initialised, a broken file): the first call will say so
                 log.debug("warm-up skipped", exc_info=True)
 
