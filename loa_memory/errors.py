@@ -7,6 +7,7 @@ prints or exits; the CLI's error boundary maps them to exit codes (``exit_code``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
 class LoaError(Exception):
@@ -40,6 +41,11 @@ class LoaError(Exception):
         text = f"{self.where}: {self.message}" if self.where else self.message
         return f"{text}\n  hint: {self.hint}" if self.hint else text
 
+    def as_record(self) -> dict[str, Any]:
+        """The stable JSON shape of the error (``{"error": ...}`` from the CLI, the MCP server's tool errors)."""
+        return {"code": self.code, "message": self.message, "path": self.path, "line": self.line, "col": self.col,
+                "hint": self.hint}
+
 
 class UsageError(LoaError):
     """The command was called wrongly (bad argument, missing option)."""
@@ -68,6 +74,13 @@ class GrimoireError(LoaError):
     def __init__(self, message: str, *, problems: Sequence[LoaError] | None = None, **kw: object) -> None:
         super().__init__(message, **kw)  # type: ignore[arg-type]
         self.problems = list(problems or [])
+
+    def as_record(self) -> dict[str, Any]:
+        record = super().as_record()
+        if self.problems:
+            record["problems"] = [{"path": p.path, "line": p.line, "col": p.col, "message": p.message}
+                                  for p in self.problems]
+        return record
 
 
 class ValidationError(LoaError):

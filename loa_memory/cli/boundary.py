@@ -10,7 +10,6 @@ import tempfile
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -44,12 +43,7 @@ def _usage_error(error: click.ClickException) -> UsageError:
 
 def _report(error: LoaError, as_json: bool) -> None:
     if as_json:
-        payload: dict[str, Any] = {"code": error.code, "message": error.message, "path": error.path,
-                                   "line": error.line, "col": error.col, "hint": error.hint}
-        if isinstance(error, GrimoireError) and error.problems:
-            payload["problems"] = [{"path": p.path, "line": p.line, "col": p.col, "message": p.message}
-                                   for p in error.problems]
-        click.echo(json.dumps({"error": payload}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"error": error.as_record()}, indent=2, ensure_ascii=False))
         return
     click.echo(f"error: {error}", err=True)
     if isinstance(error, GrimoireError):

@@ -114,15 +114,15 @@ def session_end(state: State, /, summary: str, outcome: str, session_id: str | N
     import sys
 
     from ..ops.sessions import end_session
+    from ..ops.write import written_record
     from ..render.entries import written_text
     from .common import split_csv
-    from .memory import _written
 
     if summary == "-":
         summary = sys.stdin.read()
     written = end_session(state.config(), summary, outcome=outcome, session_id=session_id,
                           tags=split_csv(tags), world=world)
-    emit(state, fmt, _written("added", written), written_text)
+    emit(state, fmt, written_record(written), written_text)
 
 
 @click.command()

@@ -120,19 +120,10 @@ def _fields(content: str | None, opts: dict[str, Any]) -> dict[str, Any]:
             relation, _, target = text.rpartition(":")
             links.append({"to": target.strip(), "relation": relation.strip() or "related_to"})
         fields["links"] = links
-    source = dict(fields.get("source") or {})
-    for key in ("agent", "phase"):
-        if opts.get(key):
-            source[key] = opts[key]
-    if source:
-        fields["source"] = source
+    given = {key: opts[key] for key in ("agent", "phase") if opts.get(key)}
+    if given and isinstance(fields.get("source") or {}, dict):  # any other source is refused by add_entry
+        fields["source"] = {**(fields.get("source") or {}), **given}
     return fields
-
-
-def _written(action: str, written: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"action": action, "id": written.data["id"], "category": written.data["category"],
-            "world": written.world, "path": written.path, "line": written.line,
-            "supersedes": written.data.get("supersedes"), "entry": written.data, **(extra or {})}
 
 
 @click.command()
@@ -151,7 +142,7 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
         --tags database,architecture --confidence 0.95
     loa-memory add --from-json - < entry.json
     """
-    from ..ops.write import add_entry
+    from ..ops.write import add_entry, written_record
 
     config = state.config()
     fields = _fields(content, opts)
@@ -160,7 +151,7 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
     written = add_entry(config, fields, world=world)
     from ..render.entries import written_text
 
-    emit(state, fmt, _written("added", written), written_text)
+    emit(state, fmt, written_record(written), written_text)
 
 
 @click.command()
@@ -176,7 +167,7 @@ def supersede(state: State, /, old_id: str, content: str | None, category: str |
 
     The old entry stays in place for audit, marked `superseded_by`; search and recall show the new one.
     """
-    from ..ops.write import supersede_entry
+    from ..ops.write import supersede_entry, written_record
     from ..render.entries import written_text
 
     config = state.config()
@@ -184,7 +175,7 @@ def supersede(state: State, /, old_id: str, content: str | None, category: str |
     if category:
         fields["category"] = category
     written, _old = supersede_entry(config, old_id, fields)
-    emit(state, fmt, _written("added", written), written_text)
+    emit(state, fmt, written_record(written), written_text)
 
 
 @click.command()
@@ -218,7 +209,7 @@ def list_(ctx: click.Context, categories: tuple[str, ...], statuses: tuple[str, 
           worlds: tuple[str, ...], limit: int | None, fmt: str | None) -> None:
     """List memories (active ones by default). Exits 1 if some files have problems (valid entries still shown)."""
     from ..render.entries import list_text
-    from ..retrieve.browse import ListFilter, list_entries, record
+    from ..retrieve.browse import ListFilter, list_entries, list_record
     from ..store.load import load_grimoire
 
     state: State = ctx.obj
@@ -229,9 +220,5 @@ def list_(ctx: click.Context, categories: tuple[str, ...], statuses: tuple[str, 
     options = ListFilter(split_csv(categories), statuses, split_csv(tags), worlds, limit)
     for name in options.categories:
         config.category(name)
-    entries = list_entries(grimoire, options)
-    data = {"entries": [record(grimoire, e) for e in entries], "count": len(entries),
-            "problems": [{"path": p.path, "line": p.line, "col": p.col, "rule": p.rule, "message": p.message}
-                         for p in grimoire.problems]}
-    emit(state, fmt, data, list_text)
+    emit(state, fmt, list_record(grimoire, list_entries(grimoire, options)), list_text)
     ctx.exit(_problems_exit(state, grimoire))

@@ -42,21 +42,18 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
            track: bool, fmt: str | None) -> None:
     """Find memories by words and meaning."""
     from ..render.search import search_text
-    from ..retrieve.search import SearchOptions, hit_record
+    from ..retrieve.search import SearchOptions, max_per_query, search_record
     from ..retrieve.search import search as run_search
 
     config = state.config()
-    k = k or int(config.section("retrieval").get("max_per_query", 10))
-    options = SearchOptions(query, k, split_csv(categories), split_csv(tags), worlds, history,
+    options = SearchOptions(query, max_per_query(config, k), split_csv(categories), split_csv(tags), worlds, history,
                             mode, min_confidence)  # type: ignore[arg-type]
     result = run_search(config, options, progress=progress_bar())
     if track:
         from ..ops.usage import record_applications
 
         record_applications(config, [h.entry.id for h in result.hits], source="search", query=query)
-    data = {"query": query, "mode": result.mode, "results": [hit_record(h, explain) for h in result.hits],
-            "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1}
-    emit(state, fmt, data, search_text)
+    emit(state, fmt, search_record(config, query, result, explain), search_text)
 
 
 @click.command()
@@ -96,7 +93,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     """
     from ..errors import UsageError
     from ..render.recall import recall_markdown
-    from ..retrieve.recall import RecallOptions, has_findings, log_economics, recall_record
+    from ..retrieve.recall import RecallOptions, applied_ids, has_findings, log_economics, recall_budget, recall_record
     from ..retrieve.recall import recall as run_recall
 
     session = None
@@ -110,7 +107,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     if not task or not task.strip():
         raise UsageError("recall needs a TASK", hint='e.g. `loa-memory recall "add a CSV export endpoint"`')
     config = state.config()
-    options = RecallOptions(task, budget or int(config.section("retrieval").get("budget", 1500)),
+    options = RecallOptions(task, recall_budget(config, budget),
                             None if task_type == "auto" else task_type, worlds)  # type: ignore[arg-type]
     result = run_recall(config, options)
     log_economics(config, result, session)
@@ -121,8 +118,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
 
     record_recall(config, [c["id"] for c in data["corrections"] + data["preferences"]], query=task)
     if track:
-        ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
-        record_applications(config, ids, source="recall", query=task, session_id=session)
+        record_applications(config, applied_ids(data), source="recall", query=task, session_id=session)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..retrieve.agents import check_agent
-from ..retrieve.recall import contradiction_record
+from ..retrieve.recall import contradiction_record, recall_budget
 from ..retrieve.session import SESSION_SUMMARY, Brief, BriefOptions, brief_record, session_brief
 from ..store.config import Config
 from ..store.load import load_grimoire
@@ -34,7 +34,7 @@ def brief_options(config: Config, budget: int | None = None, worlds: Sequence[st
         config.world(world)
     if agent is not None:
         check_agent(agent)
-    return BriefOptions(budget or int(config.section("retrieval").get("budget", 1500)),
+    return BriefOptions(recall_budget(config, budget),
                         int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds),
                         agent=agent)
 

@@ -81,6 +81,9 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     content = data.get("content")
     if not isinstance(content, str) or not content.strip():
         raise UsageError("a memory needs some content", hint="pass the text as an argument or in the JSON")
+    if not isinstance(data.get("source") or {}, Mapping):
+        raise ValidationError(f"the entry is not valid: source: expected object, got {data['source']!r}",
+                              hint="source is an object such as {\"agent\": \"...\"}, or leave it out")
     source = dict(data.get("source") or {})
     defaults = default_source(moment=moment)
     for key in ("session_id", "timestamp"):
@@ -163,6 +166,13 @@ class Written:
 
     def entry(self) -> Entry:
         return Entry(self.data, self.world, self.path, self.line)
+
+
+def written_record(written: Written, action: str = "added") -> dict[str, Any]:
+    """The stable JSON shape of a write (``add``, ``supersede``, ``session end``)."""
+    return {"action": action, "id": written.data["id"], "category": written.data["category"],
+            "world": written.world, "path": written.path, "line": written.line,
+            "supersedes": written.data.get("supersedes"), "entry": written.data}
 
 
 def refuse_if_broken(grimoire: Grimoire) -> None:

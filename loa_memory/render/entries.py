@@ -68,3 +68,13 @@ def written_text(data: dict[str, Any]) -> str:
     if data.get("supersedes"):
         lines.append(f"  supersedes {data['supersedes']} (now marked superseded_by {data['id']})")
     return "\n".join(lines)
+
+
+def telos_markdown(data: dict[str, Any]) -> str:
+    """Telos entries (a ``list`` record) as Markdown: each one's summary as a heading, where it is, its text."""
+    if not data["entries"]:
+        return ("No telos yet. Operators write the project's purpose (who it serves, what matters, what is out of "
+                "scope) in grimoires/<world>/memory/telos/<slug>.md.")
+    parts = [f"# {rec['summary']}\n_{rec['id']} ({rec['world']}) {rec['path']}_\n\n"
+             f"{str(rec['entry'].get('content', '')).strip()}" for rec in data["entries"]]
+    return "\n\n".join(parts)

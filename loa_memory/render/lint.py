@@ -46,6 +46,13 @@ def lint_record(findings: Sequence[Finding], files: int, fixes: Sequence[Any] | 
     return record
 
 
+def record_text(data: Mapping[str, Any]) -> str:
+    """A ``lint_record`` as text: a line per finding, then the summary (also when there are no findings)."""
+    findings = [Finding(f["path"], f["line"], f["col"], f["severity"], f["rule"], f["message"], f["entry_id"],
+                        f["fixable"]) for f in data["findings"]]
+    return "\n".join([*(str(f) for f in findings), _summary(findings, data["files"])])
+
+
 def as_json(findings: Sequence[Finding], files: int, rules: Mapping[str, str]) -> str:
     return json.dumps(lint_record(findings, files), indent=2, ensure_ascii=False)
 

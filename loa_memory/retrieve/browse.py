@@ -54,6 +54,13 @@ def list_entries(grimoire: Grimoire, options: ListFilter) -> list[Entry]:
     return result[: options.limit] if options.limit else result
 
 
+def list_record(grimoire: Grimoire, entries: Sequence[Entry]) -> dict[str, Any]:
+    """The stable JSON shape of ``list``: the entries, their count, and the grimoire's problems."""
+    return {"entries": [record(grimoire, e) for e in entries], "count": len(entries),
+            "problems": [{"path": p.path, "line": p.line, "col": p.col, "rule": p.rule, "message": p.message}
+                         for p in grimoire.problems]}
+
+
 def chain(grimoire: Grimoire, entry: Entry) -> tuple[list[Entry], list[Entry]]:
     """The entries ``entry`` replaced (newest first) and those that replaced it (oldest first)."""
     older: list[Entry] = []

@@ -226,6 +226,16 @@ def contradiction_record(pair: Contradiction) -> dict[str, Any]:
             "resolve": f"loa-memory supersede {pair.other.id} ... (or {pair.holder.id})"}
 
 
+def recall_budget(config: Config, budget: int | None = None) -> int:
+    """``budget``, else ``retrieval.budget`` (1500 tokens)."""
+    return budget or int(config.section("retrieval").get("budget", 1500))
+
+
+def applied_ids(record: dict[str, Any]) -> list[str]:
+    """The memories a recall put in front of the agent (cues and index): what ``--track`` records as applied."""
+    return [c["id"] for c in record["corrections"] + record["preferences"]] + [i["id"] for i in record["index"]]
+
+
 def recall_record(result: Recall) -> dict[str, Any]:
     """The stable JSON shape of a recall."""
     def cue(c: Cue) -> dict[str, Any]:

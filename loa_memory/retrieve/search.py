@@ -314,6 +314,17 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[
     return result
 
 
+def max_per_query(config: Config, k: int | None = None) -> int:
+    """``k``, else ``retrieval.max_per_query`` (10)."""
+    return k or int(config.section("retrieval").get("max_per_query", 10))
+
+
+def search_record(config: Config, query: str, result: SearchResult, explain: bool = False) -> dict[str, Any]:
+    """The stable JSON shape of ``search``."""
+    return {"query": query, "mode": result.mode, "results": [hit_record(h, explain) for h in result.hits],
+            "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1}
+
+
 def hit_record(hit: Hit, explain: bool = False) -> dict[str, Any]:
     """The stable JSON shape of one search result."""
     from .browse import headline

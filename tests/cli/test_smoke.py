@@ -18,3 +18,10 @@ def test_add_with_a_secret_is_refused_and_changes_nothing(loa: Cli) -> None:
     assert "Stripe" in result.stderr and secret not in result.output
     assert f"{MEMDIR}/facts.yaml:" in result.stderr
     assert {p: p.read_bytes() for p in (loa.root / MEMDIR).rglob("*") if p.is_file()} == before
+
+
+def test_add_with_a_source_that_is_not_an_object_is_refused(loa: Cli) -> None:
+    entry = '{"category": "fact", "content": "x", "source": "a"}'
+    result = loa("add", "--from-json", "-", "--agent", "me", input=entry)
+    assert result.exit_code == 1
+    assert "source: expected object, got 'a'" in result.stderr and "unexpected" not in result.stderr

@@ -1,0 +1,38 @@
+"""The MCP server (``loa-memory mcp``): the CLI's commands as MCP tools and resources, over stdio.
+
+Each tool calls the library function its CLI command calls and returns the record that command prints with
+``--format json``. The MCP SDK is the optional extra ``loa-memory[mcp]``: only this package imports it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ConfigError
+
+INSTALL_HINT = "pip install 'loa-memory[mcp]'"
+
+
+def _sdk_missing(exc: ImportError) -> ConfigError:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("mcp")
+    except PackageNotFoundError:
+        problem = "the MCP SDK (the `mcp` package) is not installed"
+    else:
+        major = installed.split(".", 1)[0]
+        problem = (f"mcp {installed} is installed and loa-memory needs mcp>=2" if major.isdigit() and int(major) < 2
+                   else f"the MCP SDK cannot be imported ({exc})")
+    return ConfigError(f"`loa-memory mcp` cannot start: {problem}", hint=f"install loa-memory[mcp]: {INSTALL_HINT}")
+
+
+def serve(root: Path, world: str | None = None) -> None:
+    """Serve the memory of the repository at ``root`` over stdio until the client disconnects."""
+    try:
+        from .server import build_server
+    except ImportError as exc:
+        if exc.name and (exc.name == "mcp" or exc.name.startswith("mcp.") or exc.name == "pydantic"):
+            raise _sdk_missing(exc) from None
+        raise
+    build_server(root, world).run("stdio")

@@ -1,0 +1,181 @@
+"""Read tools: search, recall, why, show, list, lint, session_start (each the library call of its CLI command)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ..store.config import Config
+from .params import Budget, Categories, MemoryId, Tags, Track, Worlds
+from .results import Backend
+
+TaskType = Literal["auto", "exploration", "implementation", "debugging", "review", "refactoring"]
+Status = Literal["active", "superseded", "expired", "archived", "all"]
+
+
+class ReadTools(Backend):
+    def search(
+        self,
+        query: Annotated[str, Field(min_length=1, description="What to look for, in words (e.g. 'why postgres').")],
+        k: Annotated[int | None, Field(ge=1, le=200, description="How many results (default: "
+                                                                 "retrieval.max_per_query, 10).")] = None,
+        categories: Categories = None,
+        tags: Tags = None,
+        worlds: Worlds = None,
+        history: Annotated[bool, Field(description="Include superseded, expired and archived entries (replaced "
+                                                   "entries rank below their successors).")] = False,
+        mode: Annotated[Literal["hybrid", "lexical", "semantic"] | None, Field(
+            description="Retrieval mode (default: retrieval.mode, hybrid = words + meaning).")] = None,
+        min_confidence: Annotated[float | None, Field(ge=0, le=1, description="Drop entries below this "
+                                                                              "confidence.")] = None,
+        explain: Annotated[bool, Field(description="Add each result's lexical and semantic ranks and "
+                                                   "weights.")] = False,
+        track: Track = False,
+    ) -> CallToolResult:
+        """Find memories by words and meaning (hybrid full-text + embeddings search), best first.
+
+        Current knowledge only by default: a superseded entry stands aside for its successor. Returns the same
+        record as `loa-memory search --format json`.
+        """
+        from ..render.search import search_text
+        from ..retrieve.search import SearchOptions, max_per_query, search_record
+        from ..retrieve.search import search as run_search
+
+        def work(config: Config) -> dict[str, Any]:
+            options = SearchOptions(query, max_per_query(config, k), categories or (), tags or (),
+                                    self.worlds(config, worlds), history, mode, min_confidence)
+            result = run_search(config, options)
+            if track:
+                from ..ops.usage import record_applications
+
+                record_applications(config, [h.entry.id for h in result.hits], source="search", query=query)
+            return search_record(config, query, result, explain)
+
+        return self.call("search", work, search_text)
+
+    def recall(
+        self,
+        task: Annotated[str, Field(min_length=1, description="The task about to be done, in a sentence (e.g. "
+                                                             "'write a migration that drops a column').")],
+        budget: Budget = None,
+        task_type: Annotated[TaskType, Field(description="Weights categories for the kind of task (auto: "
+                                                         "detected from the wording).")] = "auto",
+        worlds: Worlds = None,
+        track: Track = False,
+    ) -> CallToolResult:
+        """What to know before a task, within a token budget: call it before starting work.
+
+        Corrections come first as imperatives ("BEFORE <action>: <lesson>"), then preferences, an index of the
+        relevant memories, recent decisions, and full entries while the budget lasts. The text is Markdown for
+        a prompt; the structured content is the record of `loa-memory recall --format json`.
+        """
+        from ..render.recall import recall_markdown
+        from ..retrieve.recall import RecallOptions, applied_ids, log_economics, recall_budget, recall_record
+        from ..retrieve.recall import recall as run_recall
+
+        def work(config: Config) -> dict[str, Any]:
+            options = RecallOptions(task, recall_budget(config, budget), None if task_type == "auto" else task_type,
+                                    self.worlds(config, worlds))
+            result = run_recall(config, options)
+            log_economics(config, result)
+            data = recall_record(result)
+            if track:
+                from ..ops.usage import record_applications
+
+                record_applications(config, applied_ids(data), source="recall", query=task)
+            return data
+
+        return self.call("recall", work, recall_markdown)
+
+    def why(
+        self,
+        target: Annotated[str, Field(min_length=1, description="A path relative to the repository root (file or "
+                                                               "folder), PATH:LINE (via git blame), or a question.")],
+        worlds: Worlds = None,
+        k: Annotated[int | None, Field(ge=1, description="At most this many results (default: all for a path, "
+                                                         "retrieval.max_per_query for a question).")] = None,
+    ) -> CallToolResult:
+        """The decisions and lessons behind a file, a line or a question, with their rejected alternatives."""
+        from ..render.why import why_text
+        from ..retrieve.why import why as explain
+        from ..retrieve.why import why_record
+
+        def work(config: Config) -> dict[str, Any]:
+            return why_record(explain(config, target, worlds=self.worlds(config, worlds), k=k, cwd=self.root))
+
+        return self.call("why", work, why_text)
+
+    def show(self, memory_id: MemoryId, worlds: Worlds = None) -> CallToolResult:
+        """One memory in full, with its supersede chain both ways, its links and backlinks."""
+        from ..render.entries import show_text
+        from ..retrieve.browse import show_record
+        from ..store.load import load_grimoire
+
+        def work(config: Config) -> dict[str, Any]:
+            return show_record(load_grimoire(config, self.worlds(config, worlds) or None), memory_id)
+
+        return self.call("show", work, show_text)
+
+    def list_(
+        self,
+        categories: Categories = None,
+        statuses: Annotated[list[Status] | None, Field(description="Only entries of these statuses "
+                                                                   "(default: active).")] = None,
+        tags: Tags = None,
+        worlds: Worlds = None,
+        limit: Annotated[int | None, Field(ge=1, description="At most this many entries (oldest first).")] = None,
+    ) -> CallToolResult:
+        """List memories (active ones by default), oldest first, with the problems found in memory files."""
+        from ..render.entries import list_text
+        from ..retrieve.browse import ListFilter, list_entries, list_record
+        from ..store.load import load_grimoire
+
+        def work(config: Config) -> dict[str, Any]:
+            chosen = self.worlds(config, worlds)
+            for name in categories or ():
+                config.category(name)
+            grimoire = load_grimoire(config, chosen or None)
+            options = ListFilter(categories or (), statuses or ("active",), tags or (), chosen, limit)
+            return list_record(grimoire, list_entries(grimoire, options))
+
+        return self.call("list", work, list_text)
+
+    def lint(
+        self,
+        paths: Annotated[list[str] | None, Field(description="Only these memory files (repository-relative); "
+                                                             "default: all.")] = None,
+        rules: Annotated[list[str] | None, Field(description="Run only these rules (e.g. schema, secret, "
+                                                             "duplicate-id).")] = None,
+        worlds: Worlds = None,
+        base: Annotated[str | None, Field(description="Also check against git history since this ref (governance, "
+                                                      "id collisions), e.g. origin/main.")] = None,
+    ) -> CallToolResult:
+        """Check the memory files: schema, YAML, duplicate ids, broken links, expiry, secrets and more.
+
+        The findings are data, not a failure: the record is `loa-memory lint --format json`'s.
+        """
+        from ..lint import LintOptions, run_lint
+        from ..render.lint import lint_record, record_text
+
+        def work(config: Config) -> dict[str, Any]:
+            files = [str(self.root / p) for p in paths or ()]
+            result = run_lint(config, LintOptions(files, rules or (), self.worlds(config, worlds), base))
+            return lint_record(result.findings, result.files)
+
+        return self.call("lint", work, record_text)
+
+    def session_start(self, budget: Budget = None, worlds: Worlds = None) -> CallToolResult:
+        """The session brief: telos (purpose), corrections and preferences, recent decisions, last sessions.
+
+        Call it once at the start of a session; the text is Markdown for a prompt.
+        """
+        from ..ops.sessions import brief_options, session_start_record, start_session
+        from ..render.lifecycle import session_markdown
+
+        def work(config: Config) -> dict[str, Any]:
+            return session_start_record(start_session(config, brief_options(config, budget,
+                                                                            self.worlds(config, worlds))))
+
+        return self.call("session_start", work, session_markdown)

@@ -1,0 +1,100 @@
+"""The MCP server: the tools, resources and prompts of one repository's memory, served over stdio."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+
+from .. import __version__
+from .reads import ReadTools
+from .resources import ResourceReads
+from .writes import WriteTools
+
+INSTRUCTIONS = """\
+loa-memory: this repository's memory (decisions, corrections, learnings, procedures...), kept as reviewed files in git.
+- At the start of a session call `session_start`; before a task call `recall` with the task in a sentence and
+  follow its corrections ("BEFORE <action>: <lesson>").
+- `search` finds memories by words and meaning, `show` reads one in full, `why` explains a file, line or question.
+- When you learn something worth keeping, `add` it (a correction when you were corrected, a decision with its
+  rejected alternatives); change a memory with `supersede`, never by adding a contradicting one.
+- Say whether a recalled memory helped with `feedback`; end with `session_end` and a summary.
+Writes are validated and secret-scanned: never put credentials or personal data in a memory."""
+
+
+class Memory(ReadTools, WriteTools, ResourceReads):
+    """Every tool and resource of one repository (the bound methods are what the server registers)."""
+
+    def recall_prompt(self, task: str) -> str:
+        """What to know before a task (the `recall` tool's Markdown), to start a prompt with."""
+        return _text(self.recall(task))
+
+    def session_prompt(self) -> str:
+        """The session brief (the `session_start` tool's Markdown)."""
+        return _text(self.session_start())
+
+
+def _text(result: CallToolResult) -> str:
+    text = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+    if result.is_error:
+        raise ValueError(text)
+    return text
+
+
+def published_schema(tool: str) -> dict[str, Any] | None:
+    """The JSON Schema published for the CLI command behind ``tool`` (``schemas/output/<command>.schema.json``)."""
+    path = files("loa_memory").joinpath("schemas", "output", f"{tool.replace('_', '-')}.schema.json")
+    if not path.is_file():
+        return None
+    schema: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return schema
+
+
+def _tools(memory: Memory) -> list[Tool]:
+    read = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    write = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                            open_world_hint=False)
+    spec: list[tuple[str, Callable[..., CallToolResult], ToolAnnotations]] = [
+        ("session_start", memory.session_start, read), ("recall", memory.recall, read),
+        ("search", memory.search, read), ("show", memory.show, read), ("why", memory.why, read),
+        ("list", memory.list_, read), ("lint", memory.lint, read),
+        ("add", memory.add, write), ("supersede", memory.supersede, write), ("feedback", memory.feedback, write),
+        ("session_end", memory.session_end, write),
+    ]
+    tools = []
+    for name, method, hints in spec:
+        tool = Tool.from_function(method, name=name, description=inspect.getdoc(method), annotations=hints)
+        schema = published_schema(name)
+        if schema is not None:  # advertised to clients, which validate the structured content against it
+            tool.fn_metadata.output_schema = schema
+        tools.append(tool)
+    return tools
+
+
+def build_server(root: Path, world: str | None = None) -> MCPServer:
+    """The server for the repository at ``root``; ``world`` is the default world of every tool."""
+    memory = Memory(root, world)
+
+    @asynccontextmanager
+    async def warm_up(_: MCPServer) -> AsyncIterator[dict[str, Any]]:
+        threading.Thread(target=memory.warm_up, name="loa-memory-warm-up", daemon=True).start()
+        yield {}
+
+    server: MCPServer = MCPServer("loa-memory", instructions=INSTRUCTIONS, version=__version__,
+                                  tools=_tools(memory), log_level="WARNING", lifespan=warm_up)
+    server.resource("loa://index", name="index", mime_type="text/plain")(memory.index_resource)
+    server.resource("loa://telos", name="telos", mime_type="text/markdown")(memory.telos_resource)
+    server.resource("loa://telos/{world}", name="world-telos", mime_type="text/markdown")(memory.world_telos_resource)
+    server.resource("loa://memory/{memory_id}", name="memory", mime_type="text/plain")(memory.memory_resource)
+    server.prompt(name="recall")(memory.recall_prompt)
+    server.prompt(name="session_start")(memory.session_prompt)
+    return server
