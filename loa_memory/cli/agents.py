@@ -6,8 +6,8 @@ import os
 
 import click
 
+from ..ops.write import written_record
 from .common import State, emit, format_option, pass_state
-from .memory import _written
 
 _AGENT_HELP = "The agent (default: $LOA_AGENT)."
 
@@ -45,7 +45,7 @@ def ledger_checkpoint(state: State, /, agent: str | None, task: str, status: str
     from ..render.entries import written_text
 
     written = checkpoint(state.config(), Checkpoint(_agent(agent) or "", task, status, files, patterns, note, world))
-    emit(state, fmt, _written("added", written), written_text)
+    emit(state, fmt, written_record(written), written_text)
 
 
 @ledger.command("show")
@@ -96,7 +96,7 @@ def handoff_create(state: State, /, from_agent: str | None, to_agent: str, done:
 
     spec = Handoff(_agent(from_agent) or "", to_agent, done, artifacts, next_steps, known_issues, memory_ids, note,
                    summary, world)
-    emit(state, fmt, _written("added", create_handoff(state.config(), spec)), written_text)
+    emit(state, fmt, written_record(create_handoff(state.config(), spec)), written_text)
 
 
 @handoff.command("accept")
