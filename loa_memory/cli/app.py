@@ -8,7 +8,7 @@ import click
 
 from .. import __version__
 from ..render import FORMATS
-from . import hooks, lifecycle, lifecycle_cmds, lint, memory, retrieve
+from . import hooks, lifecycle, lifecycle_cmds, lint, memory, retrieve, weights
 from .common import State
 
 
@@ -32,5 +32,5 @@ for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.
                  lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
                  retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle.capture, lifecycle_cmds.archive,
                  lifecycle_cmds.feedback, lifecycle_cmds.promote, lifecycle_cmds.score, lifecycle_cmds.session,
-                 lifecycle_cmds.stats, lint.review):
+                 lifecycle_cmds.stats, lint.review, weights.weights):
     cli.add_command(_command)

@@ -35,11 +35,13 @@ def progress_bar() -> Callable[[int, int], None] | None:
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=None, help="Drop entries below this.")
 @click.option("--explain", is_flag=True, help="Show each result's lexical and semantic ranks and weights.")
 @click.option("--track", is_flag=True, help="Record that these results were applied (effectiveness scoring).")
+@click.option("--profile", metavar="NAME", help="Rank with this weight profile (its fusion weights, and its category "
+              "weights for the task type the query describes); see `loa-memory weights status`.")
 @format_option()
 @pass_state
 def search(state: State, /, query: str, k: int | None, categories: tuple[str, ...], tags: tuple[str, ...],
            worlds: tuple[str, ...], history: bool, mode: str | None, min_confidence: float | None, explain: bool,
-           track: bool, fmt: str | None) -> None:
+           track: bool, profile: str | None, fmt: str | None) -> None:
     """Find memories by words and meaning."""
     from ..render.search import search_text
     from ..retrieve.search import SearchOptions, hit_record
@@ -48,7 +50,7 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
     config = state.config()
     k = k or int(config.section("retrieval").get("max_per_query", 10))
     options = SearchOptions(query, k, split_csv(categories), split_csv(tags), worlds, history,
-                            mode, min_confidence)  # type: ignore[arg-type]
+                            mode, min_confidence, profile)  # type: ignore[arg-type]
     result = run_search(config, options, progress=progress_bar())
     if track:
         from ..ops.usage import record_applications
@@ -80,27 +82,27 @@ def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> No
                                                 "refactoring"]), default="auto", show_default=True)
 @click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
 @click.option("--track", is_flag=True, help="Record that these memories were applied (effectiveness scoring).")
+@click.option("--profile", metavar="NAME", help="Use this weight profile (default: the adaptive policy's pick when "
+              "retrieval.adaptive is on, else retrieval.profile).")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
               help="markdown (default, for a prompt), json for agents.")
 @pass_state
 def recall(state: State, /, task: str, budget: int | None, task_type: str, worlds: tuple[str, ...], track: bool,
-           fmt: str | None) -> None:
-    """What to know before TASK: corrections as imperatives, then relevant memories, within a budget."""
+           profile: str | None, fmt: str | None) -> None:
+    """What to know before TASK: corrections as imperatives, then relevant memories, within a budget.
+
+    Every recall is logged locally (.loa/token_economics.jsonl) with its recall_id, token economics and the
+    weight profile that served it; `feedback --recall ID` judges it, `stats --economics` reads the log.
+    """
+    from ..ops.recalls import serve_recall
     from ..render.recall import recall_markdown
-    from ..retrieve.recall import RecallOptions, log_economics, recall_record
-    from ..retrieve.recall import recall as run_recall
+    from ..retrieve.recall import RecallOptions, recall_record
 
     config = state.config()
     options = RecallOptions(task, budget or int(config.section("retrieval").get("budget", 1500)),
-                            None if task_type == "auto" else task_type, worlds)  # type: ignore[arg-type]
-    result = run_recall(config, options)
-    log_economics(config, result)
-    data = recall_record(result)
-    if track:
-        from ..ops.usage import record_applications
-
-        ids = [c["id"] for c in data["corrections"] + data["preferences"]] + [i["id"] for i in data["index"]]
-        record_applications(config, ids, source="recall", query=task)
+                            None if task_type == "auto" else task_type, worlds,  # type: ignore[arg-type]
+                            profile=profile)
+    data = recall_record(serve_recall(config, options, track=track))
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
 

@@ -38,8 +38,10 @@ def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
             os.close(fd)
 
 
-def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "") -> None:
+def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "",
+                        recall_id: str = "") -> None:
     """One ``applied`` event per memory shown to a user or agent who asked to track it."""
     session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    extra = {"recall_id": recall_id} if recall_id else {}
     append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
-                            "session_id": session} for memory_id in memory_ids])
+                            "session_id": session, **extra} for memory_id in memory_ids])
