@@ -30,18 +30,22 @@ def archive(ctx: click.Context, dry_run: bool, check: bool, worlds: tuple[str, .
 
 
 @click.command()
-@click.argument("memory_id")
+@click.argument("memory_id", required=False)
 @click.option("--outcome", type=click.Choice(["success", "failure"]), required=True,
-              help="Did applying the memory help?")
+              help="Did applying the memory (or the recall) help?")
+@click.option("--recall", "recall_id", metavar="RECALL_ID",
+              help="The recall this outcome belongs to (its recall_id); alone, it judges the whole recall.")
 @click.option("--note", help="A short note (secret-scanned; kept in the local usage log only).")
 @format_option()
 @pass_state
-def feedback(state: State, /, memory_id: str, outcome: str, note: str | None, fmt: str | None) -> None:
-    """Record whether memory MEMORY_ID helped; `score` folds it into the entry."""
+def feedback(state: State, /, memory_id: str | None, outcome: str, recall_id: str | None, note: str | None,
+             fmt: str | None) -> None:
+    """Record whether memory MEMORY_ID (or recall --recall ID) helped; `score` folds it into the entry,
+    `weights summarize` into the profile that served the recall."""
     from ..ops.feedback import record_feedback
     from ..render.lifecycle import feedback_text
 
-    emit(state, fmt, record_feedback(state.config(), memory_id, outcome, note), feedback_text)
+    emit(state, fmt, record_feedback(state.config(), memory_id, outcome, note, recall_id), feedback_text)
 
 
 @click.command()
@@ -127,10 +131,25 @@ def session_end(state: State, /, summary: str, outcome: str, session_id: str | N
 
 @click.command()
 @click.option("--world", "worlds", multiple=True, help="Only these worlds (default: all).")
+@click.option("--economics", is_flag=True, help="Token economics of the logged recalls against the design's "
+              "thresholds, in priority order, with the corrective action for each breach.")
+@click.option("--last", type=click.IntRange(1), default=None, metavar="N",
+              help="With --economics: only the N most recent recalls.")
 @format_option()
 @pass_state
-def stats(state: State, /, worlds: tuple[str, ...], fmt: str | None) -> None:
-    """Counts by category, status and effectiveness tier; what expires soon; pending events; last runs."""
+def stats(state: State, /, worlds: tuple[str, ...], economics: bool, last: int | None, fmt: str | None) -> None:
+    """Counts by category, status and effectiveness tier; what expires soon; pending events; last runs.
+    With --economics: the recall log's token economics ({"economics": ...} in JSON)."""
+    if economics:
+        from ..ops.economics import economics_report
+        from ..render.economics import economics_text
+
+        emit(state, fmt, economics_report(state.config(), last=last), economics_text)
+        return
+    if last is not None:
+        from ..errors import UsageError
+
+        raise UsageError("--last goes with --economics", hint="loa-memory stats --economics --last 50")
     from ..ops.stats import grimoire_stats
     from ..render.lifecycle import stats_text
 

@@ -35,11 +35,13 @@ def progress_bar() -> Callable[[int, int], None] | None:
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=None, help="Drop entries below this.")
 @click.option("--explain", is_flag=True, help="Show each result's lexical and semantic ranks and weights.")
 @click.option("--track", is_flag=True, help="Record that these results were applied (effectiveness scoring).")
+@click.option("--profile", metavar="NAME", help="Rank with this weight profile (its fusion weights, and its category "
+              "weights for the task type the query describes); see `loa-memory weights status`.")
 @format_option()
 @pass_state
 def search(state: State, /, query: str, k: int | None, categories: tuple[str, ...], tags: tuple[str, ...],
            worlds: tuple[str, ...], history: bool, mode: str | None, min_confidence: float | None, explain: bool,
-           track: bool, fmt: str | None) -> None:
+           track: bool, profile: str | None, fmt: str | None) -> None:
     """Find memories by words and meaning."""
     from ..render.search import search_text
     from ..retrieve.search import SearchOptions, max_per_query, search_record
@@ -47,7 +49,7 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
 
     config = state.config()
     options = SearchOptions(query, max_per_query(config, k), split_csv(categories), split_csv(tags), worlds, history,
-                            mode, min_confidence)  # type: ignore[arg-type]
+                            mode, min_confidence, profile)  # type: ignore[arg-type]
     result = run_search(config, options, progress=progress_bar())
     if track:
         from ..ops.usage import record_applications
@@ -80,21 +82,26 @@ def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> No
 @click.option("--hook-input", is_flag=True,
               help="Take TASK from an agent hook's JSON on stdin (`prompt`, as Claude Code's UserPromptSubmit passes "
                    "it) and print nothing when nothing bears on it.")
+@click.option("--profile", metavar="NAME", help="Use this weight profile (default: the adaptive policy's pick when "
+              "retrieval.adaptive is on, else retrieval.profile).")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
               help="markdown (default, for a prompt), json for agents.")
 @pass_state
 def recall(state: State, /, task: str | None, budget: int | None, task_type: str, worlds: tuple[str, ...],
-           track: bool, hook_input: bool, fmt: str | None) -> None:
+           track: bool, hook_input: bool, profile: str | None, fmt: str | None) -> None:
     """What to know before TASK: corrections as imperatives, then relevant memories, within a budget.
+
+    Every recall is logged locally (.loa/token_economics.jsonl) with its recall_id, token economics and the
+    weight profile that served it; `feedback --recall ID` judges it, `stats --economics` reads the log.
 
     \b
     loa-memory recall "write a migration that drops the legacy_flag column"
     echo '{"prompt": "add a CSV export"}' | loa-memory recall --hook-input
     """
     from ..errors import UsageError
+    from ..ops.recalls import serve_recall
     from ..render.recall import recall_markdown
-    from ..retrieve.recall import RecallOptions, applied_ids, has_findings, log_economics, recall_budget, recall_record
-    from ..retrieve.recall import recall as run_recall
+    from ..retrieve.recall import RecallOptions, has_findings, recall_budget, recall_record
 
     session = None
     if hook_input:
@@ -108,17 +115,12 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
         raise UsageError("recall needs a TASK", hint='e.g. `loa-memory recall "add a CSV export endpoint"`')
     config = state.config()
     options = RecallOptions(task, recall_budget(config, budget),
-                            None if task_type == "auto" else task_type, worlds)  # type: ignore[arg-type]
-    result = run_recall(config, options)
-    log_economics(config, result, session)
+                            None if task_type == "auto" else task_type, worlds,  # type: ignore[arg-type]
+                            profile=profile)
+    result = serve_recall(config, options, track=track, session_id=session)
     if hook_input and not has_findings(result):
         return
     data = recall_record(result)
-    from ..ops.usage import record_applications, record_recall
-
-    record_recall(config, [c["id"] for c in data["corrections"] + data["preferences"]], query=task)
-    if track:
-        record_applications(config, applied_ids(data), source="recall", query=task, session_id=session)
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
 

@@ -71,21 +71,14 @@ class ReadTools(Backend):
         relevant memories, recent decisions, and full entries while the budget lasts. The text is Markdown for
         a prompt; the structured content is the record of `loa-memory recall --format json`.
         """
+        from ..ops.recalls import serve_recall
         from ..render.recall import recall_markdown
-        from ..retrieve.recall import RecallOptions, applied_ids, log_economics, recall_budget, recall_record
-        from ..retrieve.recall import recall as run_recall
+        from ..retrieve.recall import RecallOptions, recall_budget, recall_record
 
         def work(config: Config) -> dict[str, Any]:
             options = RecallOptions(task, recall_budget(config, budget), None if task_type == "auto" else task_type,
                                     self.worlds(config, worlds))
-            result = run_recall(config, options)
-            log_economics(config, result)
-            data = recall_record(result)
-            if track:
-                from ..ops.usage import record_applications
-
-                record_applications(config, applied_ids(data), source="recall", query=task)
-            return data
+            return recall_record(serve_recall(config, options, track=track))
 
         return self.call("recall", work, recall_markdown)
 

@@ -106,9 +106,14 @@ ATTRIBUTES_HEADER = "# loa-memory: merge memory list files entry by entry (see `
 
 
 def register_merge(root: Path, config: Config) -> list[str]:
-    """Route every world's YAML memory files to the merge driver (.gitattributes + local git config)."""
+    """Route every world's YAML memory files and the retrieval-weights summary to the merge driver
+    (.gitattributes + local git config)."""
     done = []
-    lines = [f"{world.storage_dir}/**/*.yaml merge=loa-memory" for world in config.worlds]
+    from ..retrieve.weights_summary import summary_path
+
+    summary = summary_path(config).relative_to(root).as_posix()
+    lines = [*(f"{world.storage_dir}/**/*.yaml merge=loa-memory" for world in config.worlds),
+             f"{summary} merge=loa-memory"]
     attributes = root / ".gitattributes"
     text = attributes.read_text("utf-8") if attributes.exists() else ""
     missing = [line for line in lines if line not in text.splitlines()]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..retrieve.weights_summary import is_summary_text, merge_summary_texts
 from ..store import atomic, git, yamlio
 from ..store.save import item_id
 
@@ -155,6 +156,11 @@ def merge_texts(base: str, ours: str, theirs: str, marker: int = 7) -> MergeResu
 def run_merge_driver(base: Path, ours: Path, theirs: Path, marker: int = 7, name: str = "") -> int:
     """git's merge driver protocol: merge into ``ours`` in place; 0 clean, 1 conflicts left for the user."""
     base_text, ours_text, theirs_text = (p.read_text("utf-8") if p.exists() else "" for p in (base, ours, theirs))
+    if is_summary_text(ours_text) or is_summary_text(theirs_text):  # the retrieval-weights summary: add counters
+        summary = merge_summary_texts(base_text, ours_text, theirs_text)
+        if summary is not None:
+            atomic.write_atomic(ours, summary)
+            return 0
     result = merge_texts(base_text, ours_text, theirs_text, marker=marker)
     if result.fallback:
         merged = git.merge_file(ours, base, theirs, name)

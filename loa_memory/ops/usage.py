@@ -38,22 +38,24 @@ def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
 
 
 def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "",
-                        session_id: str | None = None) -> None:
+                        session_id: str | None = None, recall_id: str = "") -> None:
     """One ``applied`` event per memory shown to a user or agent who asked to track it."""
     session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    extra = {"recall_id": recall_id} if recall_id else {}
     append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
-                            "session_id": session} for memory_id in memory_ids])
+                            "session_id": session, **extra} for memory_id in memory_ids])
 
 
-def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", source: str = "recall") -> None:
+def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", source: str = "recall",
+                  session_id: str | None = None) -> None:
     """A ``recall`` event (this session recalled) and one ``fired`` event per cue put in front of the agent.
 
     Logged on every recall, tracked or not: ``lint`` (``unfired-cue``) and ``graduate`` count sessions from
-    them. The session is ``LOA_SESSION_ID`` / ``CLAUDE_SESSION_ID``, else one per process.
+    them. The session is ``session_id``, else ``LOA_SESSION_ID`` / ``CLAUDE_SESSION_ID``, else one per process.
     """
-    from .write import session_id
+    from .write import session_id as current_session
 
-    session = session_id()
+    session = session_id or current_session()
     events: list[dict[str, Any]] = [{"type": "recall", "source": source, "query": query, "session_id": session}]
     events += [{"type": "fired", "memory_id": memory_id, "source": source, "session_id": session}
                for memory_id in fired_ids]

@@ -29,7 +29,12 @@ def archive_text(data: dict[str, Any]) -> str:
 
 
 def feedback_text(data: dict[str, Any]) -> str:
-    return f"recorded {data['outcome']} for {data['memory_id']} ({data['summary']}); `loa-memory score` folds it in"
+    if not data["memory_id"]:
+        return (f"recorded {data['outcome']} for recall {data['recall_id']}; "
+                "`loa-memory weights summarize` counts it for the profile that served it")
+    via = f" in recall {data['recall_id']}" if data.get("recall_id") else ""
+    return (f"recorded {data['outcome']} for {data['memory_id']} ({data['summary']}){via}; "
+            "`loa-memory score` folds it in")
 
 
 def score_text(data: dict[str, Any]) -> str:

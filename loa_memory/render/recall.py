@@ -33,6 +33,9 @@ def recall_markdown(data: dict[str, Any]) -> str:
     lines.append(f"_tokens: {econ['total_tokens']} of {econ['budget']} (discovery {econ['discovery_tokens']}, "
                  f"read {econ['read_tokens']}, cues {econ['cue_tokens']}); loading everything would cost "
                  f"{econ['full_load_tokens']} (saved {econ['savings_pct']}%)_")
+    if data.get("recall_id"):
+        lines.append(f"_recall {data['recall_id']}, weight profile {data['profile']['name']} "
+                     f"({data['profile']['selected_by']})_")
     for warning in data.get("warnings", []):
         lines.append(f"_note: {warning}_")
     return "\n".join(lines)

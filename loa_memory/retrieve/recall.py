@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,9 +22,9 @@ from ..store.load import Grimoire, load_grimoire
 from ..store.relations import Contradiction, contradictions, graduated_to
 from ..store.times import format_time, now_utc
 from .browse import headline
-from .rank import Weights
-from .search import Hit, Retriever, SearchOptions, run, weights_from
-from .strategy import CATEGORY_WEIGHTS, TaskType, actions, detect_task_type
+from .profiles import profile_weights, select_profile
+from .search import Hit, Retriever, SearchOptions, run
+from .strategy import TaskType, actions, detect_task_type
 
 # Calibrated on benchmarks/data/retrieval (tasks vs the corrections' triggers), see docs/retrieval.md:
 CUE_THRESHOLD = 0.43  # a cue fires when the task's cosine to its trigger (plus lift) reaches this
@@ -49,6 +50,7 @@ class RecallOptions:
     task_type: TaskType | None = None
     worlds: Sequence[str] = ()
     k: int = 12
+    profile: str | None = None  # a weight profile by name; None: the adaptive policy's or the configured one
 
 
 @dataclass
@@ -89,6 +91,10 @@ class Recall:
     contradictions: list[Contradiction] = field(default_factory=list)
     economics: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    recall_id: str = ""
+    profile: str = "default"
+    selected_by: str = "config"
+    weights: dict[str, Any] = field(default_factory=dict)
 
 
 def _cues(retriever: Retriever, task: str, task_vector: Any, category: str, now: datetime) -> list[Cue]:
@@ -126,12 +132,16 @@ def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None 
     grimoire = grimoire or load_grimoire(config, options.worlds or None)
     retriever = Retriever(config, grimoire)
     task_type = options.task_type or detect_task_type(options.task)
-    base = weights_from(config)
-    weights = Weights(base.lexical, base.semantic, base.recency_weight, base.episodic_half_life_days,
-                      CATEGORY_WEIGHTS[task_type])
+    recall_id = uuid.uuid4().hex[:16]
+    selection = select_profile(config, task_type, recall_id, options.profile, moment)
+    weights = profile_weights(config, selection.profile, task_type)
     found = run(retriever, SearchOptions(options.task, k=max(options.k * 2, 20), worlds=options.worlds),
                 weights=weights, now=moment)
-    result = Recall(options.task, task_type, options.budget, warnings=list(found.warnings))
+    result = Recall(options.task, task_type, options.budget, warnings=list(found.warnings), recall_id=recall_id,
+                    profile=selection.profile.name, selected_by=selection.selected_by,
+                    weights=selection.profile.weights_record(task_type))
+    if selection.warning:
+        result.warnings.append(selection.warning)
     task_vector = retriever.vectors([options.task])[0]
     result.corrections = _cues(retriever, options.task, task_vector, "correction", moment)[:MAX_CORRECTIONS]
     result.preferences = _cues(retriever, options.task, task_vector, "preference", moment)[:MAX_PREFERENCES]
@@ -145,14 +155,14 @@ def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None 
 def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: RecallOptions, now: datetime) -> None:
     """Fill the layers within the budget: cues, index, timeline, then full entries."""
     spent = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
-    discovery = 0
+    index_tokens = timeline_tokens = 0
     for hit in ranked[: options.k]:
         line = index_line(hit.entry)
         if spent + tokens(line) > options.budget:
             break
         result.index.append(hit)
         spent += tokens(line)
-        discovery += tokens(line)
+        index_tokens += tokens(line)
     decisions = sorted((e for e in grimoire.entries if e.category == "decision" and not e.archived
                         and grimoire.status(e, now) == "active"), key=lambda e: e.timestamp, reverse=True)
     for entry in decisions[:TIMELINE]:
@@ -161,7 +171,7 @@ def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: Re
             break
         result.timeline.append(entry)
         spent += tokens(line)
-        discovery += tokens(line)
+        timeline_tokens += tokens(line)
     read = 0
     for hit in result.index:
         cost = tokens(full_text(hit.entry))
@@ -176,8 +186,9 @@ def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: Re
                      if not e.archived and grimoire.status(e, now) == "active")
     cue_tokens = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
     result.economics = {
-        "discovery_tokens": discovery, "read_tokens": read, "cue_tokens": cue_tokens, "total_tokens": spent,
-        "full_load_tokens": everything, "budget": options.budget,
+        "discovery_tokens": index_tokens + timeline_tokens, "index_tokens": index_tokens,
+        "timeline_tokens": timeline_tokens, "read_tokens": read, "cue_tokens": cue_tokens, "total_tokens": spent,
+        "full_load_tokens": everything, "tokens_saved": max(0, everything - spent), "budget": options.budget,
         "savings_pct": round(100 * (1 - spent / everything), 1) if everything else 0.0,
         "layer3_loads": len(result.full), "timeline_entries": len(result.timeline),
     }
@@ -207,15 +218,28 @@ def has_findings(result: Recall) -> bool:
     return bool(result.corrections or result.preferences or result.index or result.full or result.contradictions)
 
 
-def log_economics(config: Config, result: Recall, session_id: str | None = None) -> None:
-    """Append this recall's token economics to ``.loa/token_economics.jsonl``."""
+ECONOMICS_LOG = "token_economics.jsonl"
+
+
+def shown_ids(result: Recall) -> list[str]:
+    """The memories a recall showed: its cues, then its index."""
+    return [c.entry.id for c in [*result.corrections, *result.preferences]] + [h.entry.id for h in result.index]
+
+
+def log_economics(config: Config, result: Recall, now: datetime | None = None,
+                  session_id: str | None = None) -> None:
+    """Append one line about this recall to ``.loa/token_economics.jsonl``: its token economics, the weight
+    profile and weights that served it, and the memories it showed and read in full (one ``write`` of one
+    short line in append mode, so concurrent recalls never interleave)."""
     from ..store.lock import ensure_local_dir
 
     ensure_local_dir(config.local_dir)
-    session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
-    record = {"at": format_time(now_utc()), "task_type": result.task_type, **result.economics,
-              "session_id": session}
-    with open(config.local_dir / "token_economics.jsonl", "a", encoding="utf-8") as handle:
+    record = {"at": format_time(now or now_utc()), "recall_id": result.recall_id, "task_type": result.task_type,
+              **result.economics, "profile": result.profile, "selected_by": result.selected_by,
+              "weights": result.weights, "shown": shown_ids(result), "read": [h.entry.id for h in result.full],
+              "session_id": session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID")
+              or ""}
+    with open(config.local_dir / ECONOMICS_LOG, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 
 
@@ -245,6 +269,7 @@ def recall_record(result: Recall) -> dict[str, Any]:
 
     return {
         "task": result.task, "task_type": result.task_type, "budget": result.budget,
+        "recall_id": result.recall_id, "profile": {"name": result.profile, "selected_by": result.selected_by},
         "corrections": [cue(c) for c in result.corrections],
         "preferences": [cue(c) for c in result.preferences],
         "index": [{"id": h.entry.id, "category": h.entry.category, "world": h.entry.world,

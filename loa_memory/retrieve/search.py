@@ -37,6 +37,7 @@ class SearchOptions:
     history: bool = False
     mode: Mode | None = None
     min_confidence: float | None = None
+    profile: str | None = None  # a weight profile: its fusion weights, and its category weights for the task type
 
 
 @dataclass
@@ -199,6 +200,11 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
         raise UsageError("the query is empty", hint='e.g. loa-memory search "why postgres"')
     config = retriever.config
     mode: Mode = options.mode or config.section("retrieval").get("mode", "hybrid")
+    if weights is None and options.profile:
+        from .profiles import get_profile, profile_weights
+        from .strategy import detect_task_type
+
+        weights = profile_weights(config, get_profile(config, options.profile), detect_task_type(options.query))
     weights = weights or weights_from(config)
     moment = now or now_utc()
     pool = max(50, options.k * 10)
