@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import inspect
-import json
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +49,12 @@ def _text(result: CallToolResult) -> str:
 
 
 def published_schema(tool: str) -> dict[str, Any] | None:
-    """The JSON Schema published for the CLI command behind ``tool`` (``schemas/output/<command>.schema.json``)."""
-    path = files("loa_memory").joinpath("schemas", "output", f"{tool.replace('_', '-')}.schema.json")
-    if not path.is_file():
-        return None
-    schema: dict[str, Any] = json.loads(path.read_text("utf-8"))
-    return schema
+    """The JSON Schema published for the CLI command behind ``tool`` (``schemas/output/<command>.schema.json``),
+    with every ``$ref`` inlined: MCP clients resolve references only inside one document."""
+    from ..render.contract import command_names, standalone_schema
+
+    name = tool.replace("_", "-")
+    return standalone_schema(name) if name in command_names() else None
 
 
 def _tools(memory: Memory) -> list[Tool]:

@@ -32,7 +32,7 @@ def serve_recall(config: Config, options: RecallOptions, *, track: bool = False,
     result = recall(config, options, now=now)
     log_economics(config, result, now, session_id)
     record_recall(config, [c.entry.id for c in [*result.corrections, *result.preferences]], query=options.task,
-                  session_id=session_id)
+                  session_id=session_id, recall_id=result.recall_id)
     if track:
         record_applications(config, shown_ids(result), source="recall", query=options.task,
                             session_id=session_id, recall_id=result.recall_id)

@@ -47,7 +47,7 @@ def record_applications(config: Config, memory_ids: Sequence[str], *, source: st
 
 
 def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", source: str = "recall",
-                  session_id: str | None = None) -> None:
+                  session_id: str | None = None, recall_id: str = "") -> None:
     """A ``recall`` event (this session recalled) and one ``fired`` event per cue put in front of the agent.
 
     Logged on every recall, tracked or not: ``lint`` (``unfired-cue``) and ``graduate`` count sessions from
@@ -56,7 +56,9 @@ def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", 
     from .write import session_id as current_session
 
     session = session_id or current_session()
-    events: list[dict[str, Any]] = [{"type": "recall", "source": source, "query": query, "session_id": session}]
-    events += [{"type": "fired", "memory_id": memory_id, "source": source, "session_id": session}
+    extra = {"recall_id": recall_id} if recall_id else {}
+    events: list[dict[str, Any]] = [{"type": "recall", "source": source, "query": query, "session_id": session,
+                                     **extra}]
+    events += [{"type": "fired", "memory_id": memory_id, "source": source, "session_id": session, **extra}
                for memory_id in fired_ids]
     append_events(config, events)

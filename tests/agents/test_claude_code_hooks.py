@@ -100,14 +100,15 @@ def test_the_example_hooks_write_and_read_memory_over_a_recorded_session(grimoir
                      grimoire, env) == ""  # nothing bears on it: nothing is added to the context
 
     compacted = run_hooks("PreCompact", payload("PreCompact", transcript, trigger="auto"), grimoire, env)
-    assert compacted.count("added MEM-") == 1  # the correction, before compaction summarises it away
+    # the correction, before compaction summarises it away, and the trace of the task so far
+    assert compacted.count("added MEM-") == 2 and "Task: Add a CSV export endpoint" in compacted
     transcript = recorded_transcript(tmp_path)  # the session went on to its end
     ended = run_hooks("SessionEnd", payload("SessionEnd", transcript, reason="prompt_input_exit"), grimoire, env)
     assert ended.count("added MEM-") == 3  # the rest; the correction is not captured twice
 
     episodes = [e for e in load_grimoire(load_config(grimoire)).entries if e.category == "episode"]
     by_kind = {e.data["action_types"][0]: e.data for e in episodes}
-    assert sorted(by_kind) == ["correction", "decision", "error", "preference"]
+    assert sorted(by_kind) == ["correction", "decision", "error", "preference", "task"]  # task: the trace
     assert all(e["session_id"] == SESSION for e in by_kind.values())
     assert by_kind["correction"]["lesson"].startswith("Don't call the billing service with requests")
     assert by_kind["preference"]["content"].startswith("I prefer small focused commits")
@@ -148,6 +149,6 @@ def test_the_shell_wrapper_briefs_any_agent_and_captures_its_transcript(grimoire
                           text=True, capture_output=True, cwd=grimoire, env=env, timeout=120)
     assert done.returncode == 3, done.stderr  # the agent's own exit status
     assert "Prefer httpx over requests" in (tmp_path / "seen-brief.md").read_text()
-    assert done.stdout.count("added MEM-") == 4
+    assert done.stdout.count("added MEM-") == 5  # four cues and the task's trace
     episodes = [e for e in load_grimoire(load_config(grimoire)).entries if e.category == "episode"]
-    assert len(episodes) == 4
+    assert len(episodes) == 5

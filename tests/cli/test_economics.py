@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
+from loa_memory.render.contract import validate_output
 from tests.fixtures import Cli
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "loa_memory" / "schemas" / "output" /
-                     "stats-economics.schema.json").read_text())
 LOG = ".loa/token_economics.jsonl"
 
 
 def economics(loa: Cli, *args: str) -> dict[str, Any]:
     data = loa.json("stats", "--economics", *args)
-    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    validate_output("stats", data)  # the fixture checks it too; this names the schema it must meet
     assert list(data) == ["economics"]
     return dict(data["economics"])
 
