@@ -37,9 +37,10 @@ def contradictions(grimoire: Grimoire, now: datetime | None = None) -> list[Cont
     found: list[Contradiction] = []
     seen: set[frozenset[str]] = set()
     for entry in grimoire.entries:
-        if entry.archived or grimoire.status(entry, now) != "active":
+        links = list(contradicts_links(entry)) if entry.data.get("links") else []
+        if not links or entry.archived or grimoire.status(entry, now) != "active":
             continue
-        for _index, target, note in contradicts_links(entry):
+        for _index, target, note in links:
             other = grimoire.by_id.get(target)
             if other is None or other.id == entry.id or grimoire.status(other, now) != "active":
                 continue
