@@ -6,7 +6,6 @@ import os
 
 import click
 
-from ..ops.write import written_record
 from .common import State, emit, format_option, pass_state
 
 _AGENT_HELP = "The agent (default: $LOA_AGENT)."
@@ -42,6 +41,7 @@ def ledger_checkpoint(state: State, /, agent: str | None, task: str, status: str
         --file src/api/users.py --pattern MEM-20260201-004 --status in-progress
     """
     from ..ops.agents import Checkpoint, checkpoint
+    from ..ops.write import written_record
     from ..render.entries import written_text
 
     written = checkpoint(state.config(), Checkpoint(_agent(agent) or "", task, status, files, patterns, note, world))
@@ -92,6 +92,7 @@ def handoff_create(state: State, /, from_agent: str | None, to_agent: str, done:
         --memory MEM-20260201-004
     """
     from ..ops.agents import Handoff, create_handoff
+    from ..ops.write import written_record
     from ..render.entries import written_text
 
     spec = Handoff(_agent(from_agent) or "", to_agent, done, artifacts, next_steps, known_issues, memory_ids, note,

@@ -10,7 +10,6 @@ time to live has already run out. Everything one call captures is written in one
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +18,6 @@ from typing import Any, Literal
 from ..errors import SecretRefused, ValidationError
 from ..store import yamlio
 from ..store.config import Config
-from ..store.load import load_grimoire
-from ..store.lock import locked
 from ..store.save import Changeset
 from ..store.times import now_utc, parse_time
 from .candidates import Candidate, commit_candidates, trace_candidates, transcript_candidates
@@ -28,7 +25,15 @@ from .commits import resolve
 from .gate import check_secrets
 from .seen import Seen
 from .transcript import read_transcript
-from .write import Written, complete_entry, recover, refuse_if_broken, stage_new, summarise, target_path, validate_new
+from .write import (
+    Written,
+    complete_entry,
+    loaded_for_writing,
+    stage_new,
+    summarise,
+    target_path,
+    validate_new,
+)
 
 Reason = Literal["duplicate", "secret", "low-confidence", "expired", "invalid", "unresolved", "not-captured"]
 
@@ -102,12 +107,7 @@ def _write(config: Config, candidates: list[Candidate], options: CaptureOptions,
     settings = config.section("auto_capture")
     minimum = float(settings.get("min_confidence") or 0.0)
     wanted = set(settings.get("categories") or ())
-    guard = contextlib.nullcontext() if options.dry_run else locked(config.local_dir)
-    with guard:
-        if not options.dry_run:
-            recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+    with loaded_for_writing(config, write=not options.dry_run) as grimoire:
         seen = Seen(config.root, grimoire)
         used = grimoire.ids()
         changes = Changeset(config, grimoire)

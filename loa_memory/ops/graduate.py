@@ -14,7 +14,6 @@ line, ``graduated_to: <the procedure's id or the stub's path>``, in the same tra
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,13 +24,12 @@ from ..errors import NotEligible, UsageError
 from ..model import Entry
 from ..store.config import Config
 from ..store.events import cue_history, read_events
-from ..store.load import Grimoire, load_grimoire
-from ..store.lock import locked
+from ..store.load import Grimoire
 from ..store.save import Changeset
 from ..store.times import now_utc
 from .gate import check_secrets
 from .graduate_stubs import lint_stub, procedure_fields, stub_kind
-from .write import complete_entry, markdown_text, recover, refuse_if_broken, stage_new
+from .write import complete_entry, loaded_for_writing, markdown_text, stage_new
 
 GraduateAs = Literal["procedure", "lint-rule"]
 CUE_CATEGORIES = ("correction", "preference")
@@ -133,12 +131,7 @@ def _stub_path(config: Config, to: str | None) -> tuple[Path, str]:
 def graduate(config: Config, memory_id: str, *, as_: GraduateAs = "procedure", to: str | None = None,
              apply: bool = False, force: bool = False, moment: datetime | None = None) -> Graduation:
     """Propose (or with ``apply`` write) the graduation of one cue; see the module docstring."""
-    guard = locked(config.local_dir) if apply else contextlib.nullcontext()
-    with guard:
-        if apply:
-            recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+    with loaded_for_writing(config, write=apply) as grimoire:
         cue = grimoire.get(memory_id)
         _check_cue(grimoire, cue)
         ready = eligibility(config, cue)

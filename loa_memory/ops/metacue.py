@@ -13,7 +13,6 @@ supersedes the old. Nothing is written without ``apply``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -23,13 +22,12 @@ from typing import Any
 from ..model import Entry
 from ..retrieve.strategy import actions
 from ..store.config import Config
-from ..store.load import Grimoire, load_grimoire
-from ..store.lock import locked
+from ..store.load import Grimoire
 from ..store.save import Changeset
 from ..store.times import now_utc
 from .clusters import greedy_clusters
 from .graduate_stubs import lesson_of, trigger_of
-from .write import complete_entry, recover, refuse_if_broken, stage_new
+from .write import complete_entry, loaded_for_writing, stage_new
 
 META_TAG = "meta-cue"
 _NUMBERS = {2: "twice", 3: "three times", 4: "four times", 5: "five times", 6: "six times", 7: "seven times",
@@ -141,12 +139,7 @@ def propose_meta(config: Config, *, apply: bool = False, world: str | None = Non
     section = config.section("lifecycle")
     minimum = int(section.get("meta_cue_min_corrections", 3))
     report = MetaReport(apply, minimum)
-    guard = locked(config.local_dir) if apply else contextlib.nullcontext()
-    with guard:
-        if apply:
-            recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+    with loaded_for_writing(config, write=apply) as grimoire:
         report.domains = find_domains(config, grimoire, minimum, float(section.get("meta_cue_similarity", 0.6)))
         used = grimoire.ids()
         changes = Changeset(config, grimoire)

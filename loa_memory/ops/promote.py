@@ -13,21 +13,19 @@ promoted on its own: its episodes become entries of the same world.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..model import Entry
 from ..store.config import Config
-from ..store.load import Grimoire, load_grimoire
-from ..store.lock import locked
+from ..store.load import Grimoire
 from ..store.save import Changeset
 from ..store.times import now_utc
 from . import antipatterns
 from .clusters import Cluster, greedy
 from .runs import record_run
-from .write import complete_entry, recover, refuse_if_broken, stage_new, summarise
+from .write import complete_entry, loaded_for_writing, stage_new, summarise
 
 KINDS = ("correction", "preference", "decision", "error")
 _COPIED = {"correction": ("trigger", "lesson"), "preference": (), "decision": ("rationale", "alternatives", "context"),
@@ -126,12 +124,7 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
     min_sessions = int(section.get("promotion_min_sessions", 3))
     report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
     worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
-    guard = contextlib.nullcontext() if dry_run else locked(config.local_dir)
-    with guard:
-        if not dry_run:
-            recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+    with loaded_for_writing(config, write=not dry_run) as grimoire:
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         clusters = [(name, cluster) for name in worlds

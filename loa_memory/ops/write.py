@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets as _random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -270,6 +271,18 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
         written = stage_new(changes, data, old.world)
         changes.commit()
     return written, old
+
+
+@contextlib.contextmanager
+def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoire]:
+    """The grimoire, loaded under the lock after finishing any interrupted transaction when ``write``,
+    or without the lock for a dry run; a grimoire with problems is refused either way."""
+    with locked(config.local_dir) if write else contextlib.nullcontext():
+        if write:
+            recover(config)
+        grimoire = load_grimoire(config)
+        refuse_if_broken(grimoire)
+        yield grimoire
 
 
 def recover(config: Config) -> None:
