@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any
 
 from ..store import git
 from ..store.config import CONFIG_NAME, Config
+from ..store.env import env_session_id
 from ..store.times import format_time, now_utc, parse_time
 from .commits import CommitInfo, changed_files, read_commits
 from .cues import Cue, detect
@@ -41,7 +41,7 @@ class Candidate:
 
 def commit_candidates(config: Config, shas: Sequence[str]) -> Iterator[Candidate]:
     """One candidate per memory trailer of each commit."""
-    session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID")
+    session = env_session_id()
     memory_dirs = tuple(w.storage_dir.rstrip("/") + "/" for w in config.worlds)
     for info in read_commits(config.root, list(shas)):
         memories = trailer_memories(info.message)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from typing import Any
 
 from ..errors import NotFound, UsageError
 from ..store.config import Config
+from ..store.env import env_session_id
 from ..store.events import USAGE_FILE
 from ..store.load import load_grimoire
 from ..store.times import format_time, now_utc
@@ -35,7 +35,7 @@ def record_feedback(config: Config, memory_id: str | None, outcome: str, note: s
     if recall_id and recall_id not in {str(r.get("recall_id")) for r in records}:
         raise NotFound(f"no recall {recall_id!r} in the local recall log",
                        hint="use the recall_id that `loa-memory recall --format json` printed on this machine")
-    session = os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    session = env_session_id() or ""
     summary = ""
     if memory_id:
         entry = load_grimoire(config).get(memory_id)

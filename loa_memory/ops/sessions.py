@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,7 +63,7 @@ def end_session(config: Config, summary: str, *, outcome: str = "completed", ses
     """Append a ``session-summary`` episode through the normal write path (schema, secret gate, lock)."""
     if not summary.strip():
         raise UsageError("a session summary needs some text", hint='pass --summary "what was done and learned"')
-    session = session_id or os.environ.get("LOA_SESSION_ID") or default_source()["session_id"]
+    session = session_id or default_source()["session_id"]
     fields: dict[str, Any] = {"category": "episode", "content": summary, "session_id": session,
                               "outcome": outcome, "action_types": [SESSION_SUMMARY],
                               "source": {"session_id": session}}

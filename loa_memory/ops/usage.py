@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..store.config import Config
+from ..store.env import env_session_id
 from ..store.events import USAGE_FILE
 from ..store.lock import ensure_local_dir, locked
 from ..store.times import format_time, now_utc
@@ -40,7 +41,7 @@ def append_events(config: Config, events: Sequence[dict[str, Any]]) -> None:
 def record_applications(config: Config, memory_ids: Sequence[str], *, source: str, query: str = "",
                         session_id: str | None = None, recall_id: str = "") -> None:
     """One ``applied`` event per memory shown to a user or agent who asked to track it."""
-    session = session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or ""
+    session = session_id or env_session_id() or ""
     extra = {"recall_id": recall_id} if recall_id else {}
     append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
                             "session_id": session, **extra} for memory_id in memory_ids])

@@ -16,6 +16,7 @@ from ..errors import GrimoireError, UsageError, ValidationError
 from ..model import Category, Entry
 from ..store import atomic, schema, yamlio
 from ..store.config import Config
+from ..store.env import env_session_id
 from ..store.ids import is_valid_id, next_id
 from ..store.load import Grimoire, load_grimoire
 from ..store.lock import locked
@@ -32,7 +33,7 @@ _GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
 
 def session_id() -> str:
     """The current session: ``LOA_SESSION_ID``, else ``CLAUDE_SESSION_ID``, else one per process."""
-    return os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID") or _GENERATED_SESSION
+    return env_session_id() or _GENERATED_SESSION
 
 
 def default_source(agent: str | None = None, phase: str | None = None,

@@ -13,7 +13,6 @@ import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..model import Entry
@@ -245,9 +244,3 @@ def build_query(text: str) -> Any:
     if not terms:
         return None
     return query.Or(terms)
-
-
-def index_size(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
-
-

@@ -9,7 +9,6 @@ the task's embedding against the trigger's, lifted when both name the same actio
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 from ..model import Entry
 from ..store.config import Config
+from ..store.env import env_session_id
 from ..store.load import Grimoire, load_grimoire
 from ..store.relations import Contradiction, contradictions, graduated_to
 from ..store.times import format_time, now_utc
@@ -237,8 +237,7 @@ def log_economics(config: Config, result: Recall, now: datetime | None = None,
     record = {"at": format_time(now or now_utc()), "recall_id": result.recall_id, "task_type": result.task_type,
               **result.economics, "profile": result.profile, "selected_by": result.selected_by,
               "weights": result.weights, "shown": shown_ids(result), "read": [h.entry.id for h in result.full],
-              "session_id": session_id or os.environ.get("LOA_SESSION_ID") or os.environ.get("CLAUDE_SESSION_ID")
-              or ""}
+              "session_id": session_id or env_session_id() or ""}
     with open(config.local_dir / ECONOMICS_LOG, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 
@@ -253,11 +252,6 @@ def contradiction_record(pair: Contradiction) -> dict[str, Any]:
 def recall_budget(config: Config, budget: int | None = None) -> int:
     """``budget``, else ``retrieval.budget`` (1500 tokens)."""
     return budget or int(config.section("retrieval").get("budget", 1500))
-
-
-def applied_ids(record: dict[str, Any]) -> list[str]:
-    """The memories a recall put in front of the agent (cues and index): what ``--track`` records as applied."""
-    return [c["id"] for c in record["corrections"] + record["preferences"]] + [i["id"] for i in record["index"]]
 
 
 def recall_record(result: Recall) -> dict[str, Any]:

@@ -218,11 +218,6 @@ _PHONE_WORDS = ("phone", "tel", "call", "mobile", "cell", "sms", "whatsapp", "si
                 "number", "contact", "reach", "ring", "dial", "telefon", "handy", "portable")
 
 
-@cache
-def _re_phone_tail() -> re.Pattern[str]:
-    return re.compile(r"0{4}[0-9]*")
-
-
 def _check_phone(m: re.Match[str], texts: Texts) -> Found | None:
     text = texts.text
     s, e = m.start(), m.end()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,20 +58,6 @@ def get_config(root: Path, key: str) -> str | None:
         return run(root, "config", "--get", key) or None
     except GitError:
         return None
-
-
-def staged_files(root: Path) -> list[str]:
-    out = run(root, "diff", "--cached", "--name-only", "--diff-filter=ACMR", "-z")
-    return [name for name in out.split("\0") if name]
-
-
-def iter_log(root: Path, *args: str) -> Iterator[Any]:
-    """Commits of ``git log ARGS``, as GitPython ``Commit`` objects."""
-    git = _git_module()
-    try:
-        yield from repo(root).iter_commits(*args)
-    except (git.GitCommandError, ValueError) as exc:
-        raise GitError(f"cannot read history {' '.join(args)}: {exc}", hint="is the ref fetched?") from None
 
 
 def _quiet(root: Path, *args: str) -> str | None:
