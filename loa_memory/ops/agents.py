@@ -18,7 +18,7 @@ from ..retrieve.agents import accepted_by_receiver, check_agent, handoff_record,
 from ..store import git
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
-from .write import Written, add_entry
+from .write import Written, add_entry, clip
 
 STATUSES = ("in-progress", "blocked", "paused", "done", "handed-off")
 
@@ -61,9 +61,9 @@ class Acceptance:
     pending: list[str]
 
 
-def _clip(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+def _clip(text: str) -> str:
+    """One line: whitespace runs collapsed, then ``clip``."""
+    return clip(" ".join(text.split()))
 
 
 def _resolve_ids(grimoire: Grimoire, ids: Sequence[str], option: str) -> list[str]:

@@ -19,7 +19,7 @@ from .cues import Cue, detect
 from .trace import split_tasks, trace_fields
 from .trailers import trailer_memories
 from .transcript import Transcript
-from .write import summarise
+from .write import clip, summarise
 
 ARTIFACT_LIMIT = 20
 COMMIT_AGENT = "git-capture"
@@ -79,7 +79,7 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
         gist = summarise(str(cue.fields.get("lesson") or quote))
         fields: dict[str, Any] = {
             "category": "episode",
-            "summary": _clip(f"{_LABEL[cue.kind]}: {gist}"),
+            "summary": clip(f"{_LABEL[cue.kind]}: {gist}"),
             "content": content,
             "confidence": cue.confidence,
             "source": {"session_id": session, "agent": TRANSCRIPT_AGENT, "timestamp": _when(cue, moment),
@@ -155,10 +155,6 @@ def _when_text(stamp: str | None, fallback: datetime | None) -> str:
 def evidence_text(quotes: Iterable[object]) -> str:
     """The key an episode's evidence is compared by: the quotes joined, whitespace and case folded."""
     return re.sub(r"\s+", " ", " | ".join(map(str, quotes))).strip().casefold()
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
 
 
 def _when(cue: Cue, fallback: datetime | None) -> str:

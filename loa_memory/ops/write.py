@@ -60,11 +60,16 @@ def normalise_tags(tags: Sequence[str]) -> list[str]:
     return result
 
 
+def clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut (summaries are one line of at most 200)."""
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
 def summarise(content: str) -> str:
     """A one-line summary from the first sentence or line of ``content``."""
     first = content.strip().splitlines()[0] if content.strip() else ""
     sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)[0]
-    return sentence if len(sentence) <= 200 else sentence[:197].rstrip() + "..."
+    return clip(sentence)
 
 
 def _ordered(data: Mapping[str, Any]) -> dict[str, Any]:
