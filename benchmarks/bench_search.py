@@ -11,7 +11,9 @@ Cost: `--sizes 1000,10000` takes ~6 min on 2 cores; 100k adds ~15-20 min (corpus
 and a hashing sidecar of 100k entries). MiniLM at 10k (`--minilm-sizes 1000,10000`) adds ~8-13 min.
 
 Every CLI figure is the wall time of a whole `loa-memory` process (`python -m loa_memory`), the way an
-agent or a hook pays it. The machine may be busy with other work: figures are medians (p50) and p95.
+agent or a hook pays it: either running the command itself (LOA_MEMORY_SERVER=off) or, where the row says
+"warm server", handing it to the repository's warm server (docs/server.md), which the bench starts before
+and stops after those rows. The machine may be busy with other work: figures are medians (p50) and p95.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ from benchmarks.corpus import WORDS, write_list_file  # noqa: E402
 
 CLI = [sys.executable, "-m", "loa_memory"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
-       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
+       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com",
+       "LOA_MEMORY_SERVER": "off"}  # every command in its own process, except where `served` says otherwise
+SERVED = {**ENV, "LOA_MEMORY_SERVER": "on", "XDG_RUNTIME_DIR": tempfile.mkdtemp(prefix="lmb", dir="/tmp")}
 MEMDIR = "grimoires/loa/memory"
 LIST_FILES = (("facts.yaml", "fact"), ("decisions.yaml", "decision"), ("learnings.yaml", "learning"),
               ("errors.yaml", "error"), ("preferences.yaml", "preference"), ("corrections.yaml", "correction"))
@@ -53,10 +57,10 @@ def pct(values: Sequence[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
 
 
-def cli(path: Path, *args: str) -> tuple[float, str]:
+def cli(path: Path, *args: str, env: dict[str, str] = ENV) -> tuple[float, str]:
     """Wall time and stdout of one `loa-memory` process."""
     start = time.perf_counter()
-    done = subprocess.run([*CLI, *args], cwd=path, env=ENV, capture_output=True, text=True)
+    done = subprocess.run([*CLI, *args], cwd=path, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode not in (0, 1):
         raise RuntimeError(f"loa-memory {' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -117,15 +121,30 @@ def set_embedder(path: Path, name: str | None) -> None:
     config.write_text("\n".join(lines) + "\n", "utf-8")
 
 
-def cli_queries(path: Path, queries: Sequence[str], mode: str, runs: int) -> tuple[list[float], list[str]]:
+def cli_queries(path: Path, queries: Sequence[str], mode: str, runs: int,
+                env: dict[str, str] = ENV) -> tuple[list[float], list[str]]:
     times: list[float] = []
     warnings: list[str] = []
     for _ in range(runs):
         for q in queries:
-            seconds, out = cli(path, "search", q, "--mode", mode, "--format", "json")
+            seconds, out = cli(path, "search", q, "--mode", mode, "--format", "json", env=env)
             times.append(seconds)
             warnings.extend(json.loads(out).get("warnings", []))
     return times, warnings
+
+
+def served_queries(path: Path, queries: Sequence[str], mode: str, runs: int) -> list[float]:
+    """The same CLI calls answered by the repository's warm server (started first, stopped after)."""
+    cli(path, "server", "start", "--idle", "600", env=SERVED)
+    try:
+        served = json.loads(cli(path, "server", "status", "--format", "json", env=SERVED)[1])["requests"]
+        times, _ = cli_queries(path, queries, mode, runs, SERVED)
+        answered = json.loads(cli(path, "server", "status", "--format", "json", env=SERVED)[1])["requests"]
+        if answered - served != len(times):
+            raise RuntimeError(f"the server answered {answered - served} of {len(times)} searches")
+        return times
+    finally:
+        cli(path, "server", "stop", env=SERVED)
 
 
 def rg_times(path: Path, queries: Sequence[str], flags: str) -> list[float]:
@@ -236,6 +255,8 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
         after_edit.append(cli(path, "search", queries[n % len(queries)], "--mode", "lexical")[0])
     put("CLI `search --mode lexical` right after editing one entry (p50 of 3)",
         f"{statistics.median(after_edit):.2f} s (+{statistics.median(after_edit) - pct(lex, 50):.2f} s refresh)")
+    lex = served_queries(path, queries, "lexical", runs)
+    put("CLI `search --mode lexical`, warm server (p50 / p95)", f"{pct(lex, 50):.2f} / {pct(lex, 95):.2f} s")
     for preload, label in ((False, "incl. load_grimoire"), (True, "grimoire preloaded")):
         times = in_process_search(path, queries, "lexical", runs, preload)
         put(f"in-process `search()` lexical, {label} (p50 / p95)",
@@ -262,6 +283,8 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
         hyb, _ = cli_queries(path, queries, "hybrid", runs)
         put("CLI `search --mode hybrid`, MiniLM vectors for all (p50 / p95)",
             f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
+        hyb = served_queries(path, queries, "hybrid", runs)
+        put("CLI `search --mode hybrid`, MiniLM, warm server (p50 / p95)", f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
         times = in_process_search(path, queries, "hybrid", runs, True)
         put("in-process `search()` hybrid, MiniLM, grimoire preloaded (p50 / p95)",
             f"{pct(times, 50) * 1000:.0f} / {pct(times, 95) * 1000:.0f} ms")
@@ -277,6 +300,9 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
         f"{seconds:.1f} s, {json.loads(out)['embedded'] / seconds:,.0f} entries/s")
     hyb, _ = cli_queries(path, queries, "hybrid", runs)
     put("CLI `search --mode hybrid`, hashing vectors for all (p50 / p95)", f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
+    hyb = served_queries(path, queries, "hybrid", runs)
+    put("CLI `search --mode hybrid`, hashing vectors, warm server (p50 / p95)",
+        f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
     times = in_process_search(path, queries, "hybrid", runs, True)
     put("in-process `search()` hybrid, hashing vectors, grimoire preloaded (p50 / p95)",
         f"{pct(times, 50) * 1000:.0f} / {pct(times, 95) * 1000:.0f} ms")

@@ -1,3 +1,3 @@
-from loa_memory.cli import main
+from loa_memory.client import main
 
 main()

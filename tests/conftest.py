@@ -15,6 +15,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
         monkeypatch.setenv(key, value)
     for key in ("LOA_SESSION_ID", "CLAUDE_SESSION_ID", "LOA_AGENT", "LOA_PHASE"):
         monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LOA_MEMORY_SERVER", "off")  # no warm server outlives a test (test_warm.py starts its own)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from .boundary import run
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point."""
+    """Run one command in this process (the console script starts in ``loa_memory.client``)."""
     sys.exit(run(cli, argv))
 
 

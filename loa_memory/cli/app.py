@@ -33,5 +33,5 @@ for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.
                  retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle.capture, lifecycle_cmds.archive,
                  lifecycle_cmds.feedback, lifecycle_cmds.promote, lifecycle_cmds.score, lifecycle_cmds.session,
                  lifecycle_cmds.stats, lint.review, schema.schema, lifecycle_cmds.graduate,
-                 agents.ledger, agents.handoff, serve.mcp, weights.weights):
+                 agents.ledger, agents.handoff, serve.mcp, serve.server, weights.weights):
     cli.add_command(_command)

@@ -1,12 +1,16 @@
-"""``mcp``: serve the memory to MCP clients over stdio (the SDK is imported only when the command runs)."""
+"""``mcp`` (the memory to MCP clients over stdio; the SDK is imported only when the command runs) and ``server``
+(the warm server of read commands, see ``warm.py``)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .common import State, pass_state
+from ..errors import LoaError
+from .common import State, emit, format_option, pass_state
 
 
 @click.command("mcp")
@@ -31,3 +35,87 @@ def mcp(state: State, /, root: Path | None, world: str | None) -> None:
     if world:
         load_config(resolved).world(world)  # an unknown world is a usage error now, not on every call
     serve(resolved, world)
+
+
+@click.group("server")
+def server() -> None:
+    """The warm server that answers search, recall, why, show and list in milliseconds.
+
+    \b
+    A read command that finds no server runs in its own process and then starts one in the background
+    for this repository (not when CI is set, never with LOA_MEMORY_SERVER=off). The server reuses what
+    it loaded while no file changes, and exits after --idle seconds (default 900) without a request.
+    """
+
+
+def _root(state: State) -> Path:
+    return state.find_root().resolve()
+
+
+@server.command("start")
+@click.option("--idle", type=click.FloatRange(1), default=900.0, show_default=True,
+              help="Exit after this many seconds without a request.")
+@click.option("--foreground", is_flag=True, help="Serve from this process until stopped (default: in the background).")
+@format_option()
+@pass_state
+def server_start(state: State, /, idle: float, foreground: bool, fmt: str | None) -> None:
+    """Start this repository's server (nothing happens if one is running)."""
+    from . import warm
+
+    root = _root(state)
+    status = warm.running(root)
+    if status is None and foreground:
+        warm.serve(root, idle)
+        return
+    if status is None:
+        status = warm.start(root, idle)
+    if status is None:
+        raise LoaError("the server did not start", hint="`loa-memory server start --foreground` shows why")
+    emit(state, fmt, _record(root, status), _text)
+
+
+@server.command("stop")
+@format_option()
+@pass_state
+def server_stop(state: State, /, fmt: str | None) -> None:
+    """Stop this repository's server (commands then run in their own process until one starts again)."""
+    from . import warm
+
+    root = _root(state)
+    emit(state, fmt, _record(root, warm.stop(root), stopped=True), _text)
+
+
+@server.command("status")
+@format_option()
+@pass_state
+def server_status(state: State, /, fmt: str | None) -> None:
+    """Whether this repository's server runs, since when, and how many commands it answered."""
+    from . import warm
+
+    root = _root(state)
+    emit(state, fmt, _record(root, warm.running(root)), _text)
+
+
+def _record(root: Path, status: dict[str, Any] | None, *, stopped: bool = False) -> dict[str, Any]:
+    from ..client import socket_path
+
+    record: dict[str, Any] = {"root": str(root), "socket": str(socket_path(root)), "running": False}
+    if status is not None:
+        record.update(running=not stopped, pid=int(status["pid"]), requests=int(status["requests"]),
+                      idle_seconds=float(status["idle_seconds"]),
+                      started_at=datetime.fromtimestamp(float(status["started_at"]), UTC).isoformat(
+                          timespec="seconds").replace("+00:00", "Z"))
+    if stopped:
+        record["stopped"] = status is not None
+    return record
+
+
+def _text(record: dict[str, Any]) -> str:
+    if record.get("stopped"):
+        return f"stopped the server of {record['root']} (pid {record['pid']}, {record['requests']} commands answered)"
+    if "stopped" in record:
+        return f"no server was running for {record['root']}"
+    if not record["running"]:
+        return f"no server running for {record['root']}"
+    return (f"server running for {record['root']}: pid {record['pid']}, since {record['started_at']}, "
+            f"{record['requests']} commands answered, exits after {record['idle_seconds']:g} s idle")

@@ -12,16 +12,18 @@ import json
 import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import Entry
+from ..store import memo
 from ..store.atomic import write_atomic
 from ..store.config import Config
 from ..store.load import Grimoire, MemoryFile
 from ..store.lock import locked
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3  # 3: no positions (phrase=False): smaller posting blocks, nothing searched by phrase
 FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "content": 1.0, "extra": 1.0,
                 "artifacts": 1.0}
 TEXT_FIELDS = ("summary", "content", "tags", "cue", "decision", "extra")
@@ -33,16 +35,20 @@ def _schema() -> Any:
 
     stem = analysis.StemmingAnalyzer()
     paths = analysis.RegexTokenizer(r"[^/\s.:]+") | analysis.LowercaseFilter()
+
+    def text(boost: float) -> Any:
+        return fields.TEXT(analyzer=stem, phrase=False, field_boost=boost)
+
     return fields.Schema(
         key=fields.ID(stored=True, unique=True), id=fields.ID(stored=True), world=fields.ID(stored=True),
         category=fields.ID(stored=True), aliases=fields.KEYWORD(lowercase=True),
-        summary=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["summary"]),
-        content=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["content"]),
-        tags=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["tags"]),
-        cue=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["cue"]),
-        decision=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["decision"]),
-        extra=fields.TEXT(analyzer=stem, field_boost=FIELD_BOOSTS["extra"]),
-        artifacts=fields.TEXT(analyzer=paths, field_boost=FIELD_BOOSTS["artifacts"]),
+        summary=text(FIELD_BOOSTS["summary"]),
+        content=text(FIELD_BOOSTS["content"]),
+        tags=text(FIELD_BOOSTS["tags"]),
+        cue=text(FIELD_BOOSTS["cue"]),
+        decision=text(FIELD_BOOSTS["decision"]),
+        extra=text(FIELD_BOOSTS["extra"]),
+        artifacts=fields.TEXT(analyzer=paths, phrase=False, field_boost=FIELD_BOOSTS["artifacts"]),
     )
 
 
@@ -186,7 +192,17 @@ class FullTextIndex:
                 progress(number, len(added))
         writer.commit()
 
-    def searcher(self) -> Any:
+    @contextmanager
+    def searcher(self) -> Iterator[Any]:
+        """A Whoosh searcher of the index as it is now (in the warm server: the same one while it is)."""
+        if memo.enabled():
+            yield memo.reuse(("searcher", str(self.dir)), lambda: memo.stat_stamp([self.manifest_path]),
+                             self._open, close=lambda searcher: searcher.close())
+            return
+        with self._open() as searcher:
+            yield searcher
+
+    def _open(self) -> Any:
         from whoosh import index as windex
 
         if self._ix is None:
@@ -200,29 +216,39 @@ class FullTextIndex:
         Coverage is the idf-weighted share of the query's words that the document contains. With
         ``worlds``, only those worlds' documents compete for the ``limit`` places.
         """
-        from whoosh import query as wquery
-
         query = build_query(text)
         if query is None:
             return []
-        only = wquery.Or([wquery.Term("world", w) for w in worlds]) if worlds else None
         with self.searcher() as searcher:
             idf: dict[str, float] = {}
             for term in query.subqueries:
                 if term.fieldname in TEXT_FIELDS and searcher.doc_frequency(term.fieldname, term.text):
                     idf[term.text] = max(idf.get(term.text, 0.0), searcher.idf(term.fieldname, term.text))
             total = sum(idf.values()) or 1.0
-            # no block-max skipping: with common words in most documents it costs more than it saves
-            hits = searcher.search(query, limit=limit, terms=True, optimize=False, filter=only)
-            results = []
-            for hit in hits:
-                words = {text.decode() if isinstance(text, bytes) else text for _f, text in hit.matched_terms()}
-                coverage = sum(idf.get(word, 0.0) for word in words) / total
-                results.append((hit["key"], float(hit.score), min(coverage, 1.0)))
-            return results
+            ranked = _ranked(searcher, query, limit, worlds)
+            return [(key, score, min(sum(idf.get(word, 0.0) for word in words) / total, 1.0))
+                    for key, score, words in ranked]
 
     def remove(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _ranked(searcher: Any, query: Any, limit: int,
+            worlds: Sequence[str] | None) -> list[tuple[str, float, set[str]]]:
+    """(key, BM25F score, the query words it contains) of the best ``limit`` documents, best first."""
+    from whoosh import query as wquery
+
+    from . import bm25
+
+    scored = bm25.scores(searcher, query.subqueries, worlds)
+    if scored is not None:
+        return [(searcher.stored_fields(doc)["key"], float(scored.score[doc]),
+                 {word for word, mask in scored.words.items() if mask[doc]}) for doc in bm25.top(scored, limit)]
+    only = wquery.Or([wquery.Term("world", w) for w in worlds]) if worlds else None
+    hits = searcher.search(query, limit=limit, terms=True, optimize=False, filter=only)  # Whoosh's own walk
+    return [(hit["key"], float(hit.score),
+             {text.decode() if isinstance(text, bytes) else text for _f, text in hit.matched_terms()})
+            for hit in hits]
 
 
 def build_query(text: str) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from ..errors import UsageError
 from ..model import Entry
+from ..store import memo
 from ..store.config import Config
 from ..store.load import Grimoire, load_grimoire
 from ..store.times import now_utc
@@ -87,59 +88,76 @@ class Retriever:
         self.index.refresh(self.grimoire)
         return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
 
-    def semantic(self, text: str, keys: Sequence[str] | None = None, *, limit: int | None = None,
-                 also: Sequence[str] = ()) -> list[tuple[str, float]]:
+    def semantic(self, text: str, *, limit: int | None = None, also: Sequence[str] = ()) -> list[tuple[str, float]]:
         """(key, cosine) of the ``limit`` nearest entries (default: all with a vector), best first,
         followed by those of ``also`` (the lexical hits, whose cosine fusion needs) not among them."""
+        from .embed.sidecar import top_k
+
         sidecar = self.sidecar()
-        wanted = list(keys) if keys is not None else list(self.entries)
-        hash_of, texts = self._text_hashes(wanted)
-        missing = list(texts.items())
+        hash_of = self._text_hashes()
+        keys, rows, position, missing = self._view(hash_of)
         if missing and len(missing) <= EAGER_EMBED_LIMIT:
-            self.embedded_now = sidecar.ensure(missing, progress=self.progress)
+            self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
+            keys, rows, position, missing = self._view(hash_of)
         elif missing:
             self.unembedded = len(missing)
             self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
                                  "run `loa-memory index` once to embed them")
-            if len(missing) == len(set(hash_of.values())):  # nothing to compare with: skip loading the model
-                return []
-        by_hash: dict[str, list[str]] = {}
-        for key, digest in hash_of.items():
-            by_hash.setdefault(digest, []).append(key)
-        query = self.vectors([text])[0]
-        nearest = sidecar.search(query, list(by_hash), k=limit or len(by_hash))
-        seen = {digest for digest, _ in nearest}
-        extra = [hash_of[key] for key in also if key in hash_of and hash_of[key] not in seen]
-        if extra:
-            nearest += sidecar.search(query, extra, k=len(extra))
-        return [(key, score) for digest, score in nearest for key in by_hash[digest]]
+        if not keys:
+            return []  # nothing to compare with: the model is not even loaded
+        scores = sidecar.scores(self.vectors([text])[0])[rows]
+        top = top_k(scores, limit or len(keys))
+        nearest = [(keys[i], float(scores[i])) for i in top]
+        chosen = set(top.tolist())
+        return nearest + [(key, float(scores[i])) for key in dict.fromkeys(also)
+                          if (i := position.get(key, -1)) >= 0 and i not in chosen]
 
-    def _text_hashes(self, keys: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
-        """Each key's embedding-text hash, and the texts of those whose vector is not stored yet.
+    def _view(self, hash_of: dict[str, str]) -> tuple[list[str], Any, dict[str, int], dict[str, str]]:
+        """The keys that have a vector, their rows in the sidecar, each key's place in that list, and the
+        embedding texts (by hash) of those without one; kept with the grimoire until the sidecar changes."""
+        from .embed import embedding_text, text_hash
+
+        sidecar = self.sidecar()
+        slot = ("vectors", str(sidecar.dir), sidecar.stamp)
+        if slot not in self.grimoire.derived:
+            every = list(hash_of)
+            all_rows = sidecar.rows([hash_of[key] for key in every])
+            keys: list[str] = []
+            missing: dict[str, str] = {}
+            for key, row in zip(every, all_rows.tolist(), strict=True):
+                if row >= 0:
+                    keys.append(key)
+                else:  # hashed afresh: a remembered hash that was never stored may be out of date
+                    text = embedding_text(self.entries[key])
+                    hash_of[key] = text_hash(text)
+                    missing[hash_of[key]] = text
+            position = {key: n for n, key in enumerate(keys)}
+            self.grimoire.derived[slot] = (keys, all_rows[all_rows >= 0], position, missing)
+        return self.grimoire.derived[slot]  # type: ignore[no-any-return]
+
+    def _text_hashes(self) -> dict[str, str]:
+        """Each entry's embedding-text hash, by key (kept with the grimoire).
 
         An index key ends in its item's content hash, and an entry's embedding text depends on that
         content only, so the hash is remembered per item (``.loa/cache/text-hashes``): building the
         text of every entry on every query is most of a hybrid search's cost at 10k entries.
         """
+        if "text-hashes" in self.grimoire.derived:
+            return self.grimoire.derived["text-hashes"]  # type: ignore[no-any-return]
         from ..store.cache import read_cache, write_cache
         from .embed import embedding_text, text_hash
 
         path = self.config.local_dir / "cache" / "text-hashes"
         cached = read_cache(path)
         known: dict[str, str] = cached[1] if isinstance(cached, tuple) and cached[0] == _TEXT_HASHES else {}
-        stored = self.sidecar().hashes()
         hash_of: dict[str, str] = {}
-        texts: dict[str, str] = {}
         learned = 0
-        for key in keys:
+        for key, entry in self.entries.items():
             item = key.rpartition("#")[2]
             digest = known.get(item)
-            if digest is None or digest not in stored:
-                entry_text = embedding_text(self.entries[key])
-                digest = text_hash(entry_text)
-                if digest not in stored:
-                    texts[digest] = entry_text
-                if len(item) == 32 and known.get(item) != digest:
+            if digest is None:
+                digest = text_hash(embedding_text(entry))
+                if len(item) == 32:
                     known[item] = digest
                     learned += 1
             hash_of[key] = digest
@@ -148,7 +166,8 @@ class Retriever:
                 current = {key.rpartition("#")[2] for key in self.entries}
                 known = {item: digest for item, digest in known.items() if item in current}
             write_cache(path, (_TEXT_HASHES, known))
-        return hash_of, texts
+        self.grimoire.derived["text-hashes"] = hash_of
+        return hash_of
 
     def sidecar(self) -> Any:
         """The embeddings sidecar of the configured embedder (the fallback, with a warning, if missing)."""
@@ -159,7 +178,9 @@ class Retriever:
             if choice.warning:
                 self.warnings.append(choice.warning)
             self.is_fallback = choice.is_fallback
-            self._sidecar = Sidecar(self.config.local_dir / "embeddings", choice.embedder)
+            root = self.config.local_dir / "embeddings"
+            self._sidecar = memo.reuse(("sidecar", str(root), choice.embedder.name), tuple,
+                                       lambda: Sidecar(root, choice.embedder))  # it notices its own changes
         return self._sidecar
 
     def vectors(self, texts: Sequence[str], *, cache: bool = False) -> Any:
@@ -221,7 +242,6 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
 
 def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], options: SearchOptions,
             minimum: float, weights: Weights, now: datetime) -> list[Hit]:
-    key_of = {(e.id, e.path): key for key, e in entries.items()}
     hide_after = int(grimoire.config.section("lifecycle").get("ineffective_min_applications", 5))
     hits: dict[str, Hit] = {}
     # fused is best first, so once the k-th best score is out of a candidate's reach, it is out of every
@@ -237,7 +257,7 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
                 current = _current(grimoire, entry)
                 if current is None:
                     continue
-                target_key = key_of.get((current.id, current.path))
+                target_key = grimoire.key_of(current)
                 if target_key is None:
                     continue
                 score, factors = weigh(candidate, current, weights, now)
@@ -258,7 +278,7 @@ def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], o
                                       hits[candidate.key].via if candidate.key in hits else [])
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.entry.id))
     if options.history:
-        ranked = _successors_first(grimoire, ranked, key_of, entries, weights, now)
+        ranked = _successors_first(grimoire, ranked, now)
     return [h for h in ranked if _eligible(h.entry, options, minimum)]
 
 
@@ -287,8 +307,7 @@ def _current(grimoire: Grimoire, entry: Entry) -> Entry | None:
     return current if current is not entry else None
 
 
-def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[str, str], str],
-                      entries: dict[str, Entry], weights: Weights, now: datetime) -> list[Hit]:
+def _successors_first(grimoire: Grimoire, ranked: list[Hit], now: datetime) -> list[Hit]:
     """With history shown, a replaced entry never ranks above the entry that replaced it."""
     position = {h.entry.id: n for n, h in enumerate(ranked)}
     result = list(ranked)
@@ -297,8 +316,7 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], key_of: dict[tuple[
         if successor is None:
             continue
         if successor.id not in position:
-            key = key_of.get((successor.id, successor.path))
-            if key is None:
+            if grimoire.key_of(successor) is None:
                 continue
             result.append(Hit(successor, grimoire.status(successor, now), hit.score * 1.0001, hit.fused,
                               dict(hit.factors), [hit.entry.id]))

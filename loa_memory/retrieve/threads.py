@@ -42,7 +42,13 @@ class _Union:
 
 
 def all_threads(grimoire: Grimoire) -> list[Thread]:
-    """Every thread of the grimoire (archived entries included), oldest thread first."""
+    """Every thread of the grimoire (archived entries included), oldest thread first (kept with the grimoire)."""
+    if "threads" not in grimoire.derived:
+        grimoire.derived["threads"] = _threads(grimoire)
+    return list(grimoire.derived["threads"])
+
+
+def _threads(grimoire: Grimoire) -> list[Thread]:
     entries = [e for e in grimoire.entries if e.id]
     union = _Union()
     threaded: set[str] = set()

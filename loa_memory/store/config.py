@@ -10,10 +10,11 @@ from typing import Any
 
 from ..errors import ConfigError, NotInitialised
 from ..model import ARCHIVE_DIR, DEFAULT_CATEGORIES, Category
+from ..rootdir import CONFIG_NAME as CONFIG_NAME  # re-exported: callers import both from here
+from ..rootdir import find_root as find_root
+from . import memo, yamlio
 from . import schema as schema_mod
-from . import yamlio
 
-CONFIG_NAME = ".loa.config.yaml"
 DEFAULT_WORLD = "loa"
 LOCAL_DIR = ".loa"
 
@@ -99,20 +100,14 @@ class Config:
         return self.root / self.world(world).storage_dir
 
 
-def find_root(start: Path) -> Path:
-    """The directory holding ``.loa.config.yaml``, else the git work tree's top, walking up from ``start``."""
-    start = start.resolve()
-    for directory in (start, *start.parents):
-        if (directory / CONFIG_NAME).is_file():
-            return directory
-        if (directory / ".git").exists():
-            return directory
-    raise NotInitialised(f"{start} is not inside a git repository",
-                         hint="run `git init` then `loa-memory init`, or pass --root")
-
-
 def load_config(root: Path, *, require: bool = True) -> Config:
     """Read and validate ``root/.loa.config.yaml`` (defaults if it is absent and ``require`` is false)."""
+    return memo.reuse(("config", str(root), require),
+                      lambda: memo.stat_stamp([root / CONFIG_NAME, root / DEFAULTS["storage_dir"]]),
+                      lambda: _load_config(root, require))
+
+
+def _load_config(root: Path, require: bool) -> Config:
     path = root / CONFIG_NAME
     raw: dict[str, Any] = {}
     if path.is_file():

@@ -12,7 +12,7 @@ import gc
 import hashlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,10 +20,10 @@ from typing import Any
 
 from ..errors import NotFound
 from ..model import Category, Entry, Finding, Status
-from . import atomic, yamlio
+from . import atomic, memo, yamlio
 from . import schema as schema_mod
 from .cache import read_cache, write_cache
-from .config import Config
+from .config import CONFIG_NAME, Config
 from .lock import ensure_local_dir, locked
 from .times import now_utc, parse_time
 
@@ -61,6 +61,8 @@ class Grimoire:
     _replaced: dict[str, Entry] | None = None
     _entries: tuple[list[Entry], list[Entry]] | None = None
     _keyed: dict[str, Entry] | None = None
+    _key_of: dict[int, str] | None = None
+    derived: dict[Any, Any] = field(default_factory=dict)  # values computed from these entries, kept with them
 
     def _materialise(self) -> tuple[list[Entry], list[Entry]]:
         if self._entries is None:
@@ -83,6 +85,22 @@ class Grimoire:
         self._materialise()
         assert self._keyed is not None
         return self._keyed
+
+    def key_of(self, entry: Entry) -> str | None:
+        """The index key of one of this grimoire's entries (None for an entry from elsewhere)."""
+        if self._key_of is None:
+            self._key_of = {id(e): key for key, e in self.keyed.items()}
+        return self._key_of.get(id(entry))
+
+    def of_category(self, category: str) -> list[Entry]:
+        """The valid entries of one category, in file order."""
+        groups: dict[str, list[Entry]] | None = self.derived.get("by-category")
+        if groups is None:
+            groups = {}
+            for entry in self.entries:
+                groups.setdefault(entry.category, []).append(entry)
+            self.derived["by-category"] = groups
+        return groups.get(category, [])
 
     @property
     def entries(self) -> list[Entry]:
@@ -194,11 +212,27 @@ def _markdown_files(folder: Path) -> Iterator[Path]:
 
 
 def load_grimoire(config: Config, worlds: Sequence[str] | None = None, *, use_cache: bool = True) -> Grimoire:
-    """Read the chosen worlds' memory files (active and archived)."""
+    """Read the chosen worlds' memory files (active and archived).
+
+    In the warm server (``memo`` enabled) the grimoire read last time is returned again while no memory
+    file, the config or the write journal has changed.
+    """
+    chosen = tuple(worlds) if worlds else None
+
+    def stamp() -> Hashable:
+        paths = [config.root / CONFIG_NAME, config.local_dir / atomic.JOURNAL,
+                 *(mf.path for mf in iter_memory_files(config, chosen))]
+        return memo.stat_stamp(paths)
+
+    return memo.reuse(("grimoire", str(config.root), chosen, use_cache), stamp,
+                      lambda: _load_grimoire(config, chosen, use_cache))
+
+
+def _load_grimoire(config: Config, worlds: tuple[str, ...] | None, use_cache: bool) -> Grimoire:
     if (config.local_dir / atomic.JOURNAL).exists():
         with locked(config.local_dir):
             atomic.recover(config.local_dir)
-    grimoire = Grimoire(config, tuple(worlds) if worlds else None)
+    grimoire = Grimoire(config, worlds)
     key = schema_mod.schema_key(config.categories)
     schema = schema_mod.memory_schema_for(config.categories)
     cache_dir = config.local_dir / "cache" / "load"

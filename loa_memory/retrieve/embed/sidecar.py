@@ -73,6 +73,29 @@ class Sidecar:
         """Every content hash that has a stored vector."""
         return set(self._load().row_of)
 
+    @property
+    def stamp(self) -> tuple[int, int, int]:
+        """Changes whenever the stored vectors do (the manifest's modification time, inode and size)."""
+        return self._load().stamp
+
+    def rows(self, hashes: Sequence[str]) -> np.ndarray:
+        """Each hash's row in :meth:`scores` (-1 when it has no vector)."""
+        import numpy as np
+
+        row_of = self._load().row_of
+        return np.fromiter((row_of.get(h, -1) for h in hashes), dtype=np.int64, count=len(hashes))
+
+    def scores(self, query_vec: np.ndarray) -> np.ndarray:
+        """The cosine of every stored vector with the query, by row (empty when nothing is stored)."""
+        import numpy as np
+
+        state = self._load()
+        q = np.asarray(query_vec, dtype=np.float32).reshape(-1)
+        norm = float(np.linalg.norm(q))
+        if norm == 0.0 or not state.row_of:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate([_dot(seg.vectors, q / norm) for seg in state.segments])
+
     def matrix(self, hashes: Sequence[str], *, missing: Literal["zero", "raise"] = "zero") -> np.ndarray:
         """float32 ``(len(hashes), dim)``: the stored vectors in the order asked; zero rows if missing."""
         import numpy as np
@@ -103,12 +126,9 @@ class Sidecar:
         import numpy as np
 
         state = self._load()
-        q = np.asarray(query_vec, dtype=np.float32).reshape(-1)
-        norm = float(np.linalg.norm(q))
-        if norm == 0.0 or not state.row_of:
+        scores = self.scores(query_vec)
+        if not len(scores):
             return []
-        q = q / norm
-        scores = np.concatenate([_dot(seg.vectors, q) for seg in state.segments])
         if hashes is None:
             keys = [key for seg in state.segments for key in seg.keys]
             rows = np.arange(len(keys))
@@ -118,9 +138,7 @@ class Sidecar:
         if not keys or k <= 0:
             return []
         sub = scores[rows]
-        top = np.argpartition(-sub, k - 1)[:k] if k < len(sub) else np.arange(len(sub))
-        top = top[np.argsort(-sub[top], kind="stable")]
-        return [(keys[i], float(sub[i])) for i in top]
+        return [(keys[i], float(sub[i])) for i in top_k(sub, k)]
 
     def search_text(self, query: str, hashes: Sequence[str] | None = None,
                     k: int = 10) -> list[tuple[str, float]]:
@@ -271,6 +289,14 @@ class Sidecar:
                 raise ValueError(f"segment {seg_id} repeats a hash")
             segments.append(_Segment(seg_id, keys, vectors))
         return segments, index
+
+
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """The indices of the ``k`` highest scores, highest first (ties in index order)."""
+    import numpy as np
+
+    top = np.argpartition(-scores, k - 1)[:k] if 0 < k < len(scores) else np.arange(len(scores))
+    return top[np.argsort(-scores[top], kind="stable")]
 
 
 def _dot(vectors: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -1,0 +1,155 @@
+"""The warm server: one process per user and repository that runs read commands with everything loaded.
+
+It listens on ``client.socket_path(root)`` (a Unix socket in a folder only its user may enter) and answers
+one request at a time: the client's argv, working directory, environment and standard input go in; the
+exit code, standard output and standard error come back, exactly as the command prints them when it runs
+in the client's process. Loaded state (config, grimoire, index searcher, vectors, the embedding model) is
+reused across requests through ``store.memo``, which checks file sizes and modification times on every
+request, so an edit made a moment ago is seen. The server exits after ``idle`` seconds without a request,
+on ``loa-memory server stop``, or when the package's files change (it would run old code: the client
+then runs the command itself and starts a fresh server).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .. import client
+from ..errors import ConfigError
+from ..store import memo
+
+
+def serve(root: Path, idle: float) -> bool:
+    """Serve ``root`` until idle, stopped or outdated; False when another server already serves it."""
+    path = client.socket_path(root)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not client.private(path.parent):
+        raise ConfigError(f"{path.parent} is not private to this user: not serving from it",
+                          hint="remove it or `chmod 700` it, or point XDG_RUNTIME_DIR at a private folder")
+    with path.with_suffix(".lock").open("a") as lock:
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # a socket left by a server that was killed
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(str(path))
+            try:
+                os.chmod(path, 0o600)
+                listener.listen(16)
+                _loop(listener, root, idle)
+            finally:
+                path.unlink(missing_ok=True)
+    return True
+
+
+def _loop(listener: socket.socket, root: Path, idle: float) -> None:
+    memo.enable()
+    stamp = client.code_stamp()
+    status = {"pid": os.getpid(), "root": str(root), "started_at": time.time(), "requests": 0,
+              "idle_seconds": idle, "socket": listener.getsockname()}
+    _warm_up(root)
+    last_command = time.monotonic()
+    while (left := last_command + idle - time.monotonic()) > 0:  # status questions do not keep it alive
+        listener.settimeout(left)
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            return
+        with conn:
+            conn.settimeout(10.0)
+            try:
+                request = json.loads(client.receive(conn) or b"null")
+            except (OSError, ValueError):
+                continue
+            if not isinstance(request, dict):
+                continue
+            op = request.get("op")
+            if op == "status":
+                _send(conn, status)
+                continue
+            if op == "stop":
+                _send(conn, {"stopped": True, **status})
+                return
+            if request.get("stamp") != stamp:
+                _send(conn, {"decline": "outdated"})  # the package changed under us: make way for a new server
+                return
+            status["requests"] += 1
+            _send(conn, handle(request))
+            last_command = time.monotonic()
+
+
+def _send(conn: socket.socket, answer: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):  # the client gave up: nothing to tell
+        conn.sendall(json.dumps(answer).encode("utf-8"))
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    """Run one command as the client would have run it, and what it printed."""
+    from .app import cli
+    from .boundary import run
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with _as_client(request, out, err):
+            code = run(cli, [str(word) for word in request.get("argv", [])])
+    except OSError as error:  # its working directory is gone, say: let the client run it and report
+        return {"decline": str(error)}
+    return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+@contextlib.contextmanager
+def _as_client(request: dict[str, Any], out: io.StringIO, err: io.StringIO) -> Iterator[None]:
+    """The client's directory, environment and standard streams for the time of one command."""
+    saved = os.getcwd(), dict(os.environ), sys.stdin, sys.stdout, sys.stderr
+    os.chdir(request["cwd"])
+    try:
+        os.environ.clear()
+        os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
+        sys.stdin = io.StringIO(request.get("stdin") or "")
+        sys.stdout, sys.stderr = out, err
+        yield
+    finally:
+        os.chdir(saved[0])
+        os.environ.clear()
+        os.environ.update(saved[1])
+        sys.stdin, sys.stdout, sys.stderr = saved[2:]
+
+
+def _warm_up(root: Path) -> None:
+    """Load what a search needs (modules, grimoire, index, vectors, model) before the first request."""
+    with contextlib.suppress(Exception):  # nothing to warm (not initialised, a broken file): requests will say so
+        handle({"argv": ["search", "warm up", "-k", "1", "--format", "json"], "cwd": str(root),
+                "env": dict(os.environ)})
+
+
+def running(root: Path) -> dict[str, Any] | None:
+    """The status of the server of ``root``, or None when none answers."""
+    return client.ask(root, {"op": "status"}, timeout=5.0)
+
+
+def stop(root: Path) -> dict[str, Any] | None:
+    """Stop the server of ``root``; its last status, or None when none was running."""
+    return client.ask(root, {"op": "stop"}, timeout=30.0)
+
+
+def start(root: Path, idle: float, wait: float = 30.0) -> dict[str, Any] | None:
+    """Start a server in the background and wait until it answers; its status (None if it did not come up)."""
+    client.spawn(root, idle)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if (status := running(root)) is not None:
+            return status
+        time.sleep(0.05)
+    return None

@@ -1,0 +1,56 @@
+"""Reuse of loaded state inside one long-lived process (the warm server), checked against what it was read from.
+
+Off by default: a one-shot command reads everything afresh. ``enable()`` turns it on; from then on
+``reuse(key, stamp, build)`` returns the value built for ``key`` as long as ``stamp`` (file sizes and
+modification times, normally) is the same as when it was built, and builds it again otherwise. Values
+handed out are shared: only read-only work may use them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_store: dict[Hashable, tuple[Hashable, Any]] | None = None
+
+
+def enable() -> None:
+    global _store
+    if _store is None:
+        _store = {}
+
+
+def enabled() -> bool:
+    return _store is not None
+
+
+def reuse(key: Hashable, stamp: Callable[[], Hashable], build: Callable[[], T],
+          close: Callable[[T], object] | None = None) -> T:
+    """``build()``, or what it returned last time for ``key`` if ``stamp()`` has not changed since (a value
+    replaced by a new one is passed to ``close``)."""
+    if _store is None:
+        return build()
+    now = stamp()
+    hit = _store.get(key)
+    if hit is not None and hit[0] == now:
+        return hit[1]  # type: ignore[no-any-return]
+    if hit is not None and close is not None:
+        close(hit[1])
+    value = build()
+    _store[key] = (now, value)
+    return value
+
+
+def stat_stamp(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """(path, size, mtime) of each path; a missing path stamps as (path, -1, -1)."""
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+            out.append((str(path), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(path), -1, -1))
+    return tuple(out)
