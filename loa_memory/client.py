@@ -6,8 +6,9 @@ and Whoosh imports, the grimoire's parse cache, the index and the vectors. The w
 file changed since (``store/memo.py``), and answers in a few tens of milliseconds, so a served command
 costs a Python start plus one round trip on a Unix socket. This module is what runs first: it imports
 nothing heavy, hands ``search``, ``recall``, ``why``, ``show`` and ``list`` to the server if one is
-listening, and otherwise runs the command here, then starts a server for the next ones (not under CI,
-not with ``LOA_MEMORY_SERVER=off``). Everything else always runs here.
+listening, and otherwise runs the command here, then starts a server for the next ones (never with
+``LOA_MEMORY_SERVER=off``; under CI it exits after 2 idle minutes instead of 15). Everything else always
+runs here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ SERVED = frozenset({"search", "recall", "why", "show", "list"})
 _GLOBAL_VALUE_OPTIONS = frozenset({"--root", "--format"})
 _OFF = frozenset({"0", "off", "false", "no"})
 IDLE_SECONDS = 900.0
+CI_IDLE_SECONDS = 120.0
 
 
 def main() -> None:
@@ -40,8 +42,8 @@ def main() -> None:
             sys.stdout.flush()
             sys.exit(int(answer["code"]))
     code = run_here(argv, stdin)
-    if command in SERVED and root is not None and code in (0, 1) and autostart():
-        spawn(root)
+    if command in SERVED and root is not None and code in (0, 1) and enabled():
+        spawn(root, idle_seconds())
     sys.exit(code)
 
 
@@ -91,10 +93,9 @@ def enabled() -> bool:
     return os.environ.get("LOA_MEMORY_SERVER", "auto").strip().lower() not in _OFF
 
 
-def autostart() -> bool:
-    """Start a server after a command ran here: not in CI (nobody would reuse it), not when switched off."""
-    ci = os.environ.get("CI", "").strip().lower()
-    return enabled() and (ci in ("", *_OFF) or os.environ.get("LOA_MEMORY_SERVER", "").lower() == "on")
+def idle_seconds() -> float:
+    """How long an automatically started server waits for the next command: 15 minutes, 2 under CI."""
+    return CI_IDLE_SECONDS if os.environ.get("CI", "").strip().lower() not in ("", *_OFF) else IDLE_SECONDS
 
 
 def socket_path(root: Path) -> Path:

@@ -43,7 +43,7 @@ def server() -> None:
 
     \b
     A read command that finds no server runs in its own process and then starts one in the background
-    for this repository (not when CI is set, never with LOA_MEMORY_SERVER=off). The server reuses what
+    for this repository (never with LOA_MEMORY_SERVER=off). The server reuses what
     it loaded while no file changes, and exits after --idle seconds (default 900) without a request.
     """
 
