@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
     found = []
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         found.append((f"{prefix}{name}", command))
         if isinstance(command, click.Group):
             found.extend(_commands(command, f"{prefix}{name} "))

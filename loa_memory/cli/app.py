@@ -2,17 +2,46 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from .. import __version__
 from ..render import FORMATS
-from . import agents, hooks, lifecycle, lifecycle_cmds, lint, memory, retrieve, schema, serve, weights
 from .common import State
 
+# name -> (module of loa_memory.cli, attribute): a command's module is imported only when it runs (or for --help)
+COMMANDS = {
+    "init": ("memory", "init"), "add": ("memory", "add"), "supersede": ("memory", "supersede"),
+    "show": ("memory", "show"), "list": ("memory", "list_"), "lint": ("lint", "lint"),
+    "scan-secrets": ("lint", "scan_secrets"), "review": ("lint", "review"), "hooks": ("hooks", "hooks"),
+    "merge-driver": ("hooks", "merge_driver"), "search": ("retrieve", "search"), "index": ("retrieve", "index"),
+    "recall": ("retrieve", "recall"), "why": ("retrieve", "why"), "capture": ("lifecycle", "capture"),
+    "archive": ("lifecycle_cmds", "archive"), "feedback": ("lifecycle_cmds", "feedback"),
+    "promote": ("lifecycle_cmds", "promote"), "score": ("lifecycle_cmds", "score"),
+    "session": ("lifecycle_cmds", "session"), "stats": ("lifecycle_cmds", "stats"),
+    "graduate": ("lifecycle_cmds", "graduate"), "schema": ("schema", "schema"), "ledger": ("agents", "ledger"),
+    "handoff": ("agents", "handoff"), "mcp": ("serve", "mcp"), "server": ("serve", "server"),
+    "weights": ("weights", "weights"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use: a hook that runs `lint` does not pay for `mcp`."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name]
+        command: click.Command = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="loa-memory")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Repository root (default: found by walking up from the current directory).")
@@ -26,12 +55,3 @@ def cli(ctx: click.Context, root: Path | None, fmt: str) -> None:
     committed with the code and reviewed in pull requests.
     """
     ctx.obj = State(root=root, fmt=fmt)
-
-
-for _command in (memory.init, memory.add, memory.supersede, memory.show, memory.list_, lint.lint,
-                 lint.scan_secrets, hooks.hooks, retrieve.search, retrieve.index,
-                 retrieve.recall, retrieve.why, hooks.merge_driver, lifecycle.capture, lifecycle_cmds.archive,
-                 lifecycle_cmds.feedback, lifecycle_cmds.promote, lifecycle_cmds.score, lifecycle_cmds.session,
-                 lifecycle_cmds.stats, lint.review, schema.schema, lifecycle_cmds.graduate,
-                 agents.ledger, agents.handoff, serve.mcp, serve.server, weights.weights):
-    cli.add_command(_command)

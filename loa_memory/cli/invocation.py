@@ -82,7 +82,7 @@ def resolve(root: click.Command, argv: Sequence[str]) -> Invocation:
                 formats[len(words)] = value
             continue
         if isinstance(command, click.Group):
-            command = command.commands.get(token)
+            command = command.get_command(click.Context(command), token)
             words.append(token)
     if command is None:  # click stops at the unknown word; the --format the user typed still says what they want
         for position, token in enumerate(tokens):

@@ -41,7 +41,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], click.Command]:
     found: dict[tuple[str, ...], click.Command] = {}
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             found.update(_commands(command, (*prefix, name)))
         else:
