@@ -25,6 +25,7 @@ _GLOBAL_VALUE_OPTIONS = frozenset({"--root", "--format"})
 _OFF = frozenset({"0", "off", "false", "no"})
 IDLE_SECONDS = 900.0
 CI_IDLE_SECONDS = 120.0
+ANSWER_SECONDS = 300.0  # a server that takes longer is stuck: the command then runs here
 
 
 def main() -> None:
@@ -33,9 +34,10 @@ def main() -> None:
     command, root = parse(argv)
     stdin: str | None = None
     if command in SERVED and enabled() and root is not None:
-        if "--hook-input" in argv and not sys.stdin.isatty():
+        if "--hook-input" in argv and sys.stdin is not None and not sys.stdin.isatty():
             stdin = sys.stdin.read()
-        answer = ask(root, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin})
+        answer = ask(root, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin},
+                     timeout=ANSWER_SECONDS)
         if answer is not None and "code" in answer:
             sys.stdout.write(answer["stdout"])
             sys.stderr.write(answer["stderr"])
@@ -78,7 +80,7 @@ def parse(argv: list[str]) -> tuple[str | None, Path | None]:
             root_option = value
         position += 1
     command = argv[position] if position < len(argv) else None
-    if command not in SERVED:
+    if command not in SERVED or {"-h", "--help"} & set(argv):  # help is laid out for this terminal
         return command, None
     from .errors import LoaError
     from .rootdir import find_root

@@ -45,8 +45,9 @@ def crashed(tool: str, exc: Exception) -> CallToolResult:
 class Backend:
     """What every tool shares: the repository, the default world, and one lock that serialises the calls.
 
-    Nothing is cached between calls: each one reads the config and the grimoire afresh (the loader's disk cache
-    makes that cheap), so the server sees what `git pull`, the CLI or another agent changed meanwhile.
+    Each call asks for the config and the grimoire afresh; what was loaded is reused (``store.memo``) only while
+    every file it was read from is unchanged, so the server sees what `git pull`, the CLI or another agent
+    changed meanwhile.
     """
 
     def __init__(self, root: Path, world: str | None = None) -> None:

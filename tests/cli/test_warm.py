@@ -155,3 +155,17 @@ def _eventually(check: object, seconds: float = 20.0) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+@pytest.mark.parametrize(("argv", "served"), [
+    (["search", "x"], True), (["--format", "json", "recall", "task"], True), (["--format=json", "why", "q"], True),
+    (["list"], True), (["show", "MEM-20260101-001"], True), (["search", "x", "--help"], False), (["--version"], False),
+    (["lint"], False), (["add", "fact", "x"], False), ([], False), (["--root"], False),
+])
+def test_which_command_lines_go_to_the_server(grimoire: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                              served: bool) -> None:
+    monkeypatch.chdir(grimoire)
+    command, root = client.parse(argv)
+    assert (command in client.SERVED and root == grimoire.resolve()) is served
+    elsewhere = client.parse(["--root", str(grimoire), *argv])[1]
+    assert (elsewhere is not None) is (served and argv[:1] != ["--root"])
