@@ -17,8 +17,10 @@ import fcntl
 import io
 import json
 import os
+import queue
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,40 +56,75 @@ def serve(root: Path, idle: float) -> bool:
     return True
 
 
+class _Worker(threading.Thread):
+    """Runs the commands, one at a time and in the order they came, while the listener stays free to answer
+    ``status`` and ``stop`` (a first search may embed thousands of entries)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(name="loa-memory-commands", daemon=True)
+        self.root = root
+        self.jobs: queue.Queue[tuple[socket.socket, dict[str, Any]] | None] = queue.Queue()
+        self.submitted = 0  # written by the listener only
+        self.done = 0  # written by the worker only
+        self.last_done = time.monotonic()
+
+    def submit(self, conn: socket.socket, request: dict[str, Any]) -> None:
+        self.submitted += 1
+        self.jobs.put((conn, request))
+
+    def run(self) -> None:
+        _warm_up(self.root)
+        self.last_done = time.monotonic()
+        while (job := self.jobs.get()) is not None:
+            conn, request = job
+            with conn:
+                _send(conn, handle(request))
+            self.last_done = time.monotonic()
+            self.done += 1
+
+    def idle_for(self) -> float:
+        return 0.0 if self.done < self.submitted else time.monotonic() - self.last_done
+
+
 def _loop(listener: socket.socket, root: Path, idle: float) -> None:
     memo.enable()
     stamp = client.code_stamp()
-    status = {"pid": os.getpid(), "root": str(root), "started_at": time.time(), "requests": 0,
-              "idle_seconds": idle, "socket": listener.getsockname()}
-    _warm_up(root)
-    last_command = time.monotonic()
-    while (left := last_command + idle - time.monotonic()) > 0:  # status questions do not keep it alive
-        listener.settimeout(left)
-        try:
-            conn, _ = listener.accept()
-        except TimeoutError:
-            return
-        with conn:
+    worker = _Worker(root)
+    worker.start()
+    started = time.time()
+    listener.settimeout(0.5)
+    try:
+        while worker.idle_for() < idle:  # status questions do not keep it alive
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
             conn.settimeout(10.0)
             try:
                 request = json.loads(client.receive(conn) or b"null")
             except (OSError, ValueError):
+                request = None
+            op = request.get("op") if isinstance(request, dict) else None
+            if isinstance(request, dict) and op is None and request.get("stamp") == stamp:
+                conn.settimeout(None)
+                worker.submit(conn, request)  # the worker answers and closes it
                 continue
-            if not isinstance(request, dict):
-                continue
-            op = request.get("op")
-            if op == "status":
-                _send(conn, status)
-                continue
-            if op == "stop":
-                _send(conn, {"stopped": True, **status})
-                return
-            if request.get("stamp") != stamp:
-                _send(conn, {"decline": "outdated"})  # the package changed under us: make way for a new server
-                return
-            status["requests"] += 1
-            _send(conn, handle(request))
-            last_command = time.monotonic()
+            with conn:
+                status = {"pid": os.getpid(), "root": str(root), "started_at": started,
+                          "requests": worker.submitted, "idle_seconds": idle,
+                          "socket": listener.getsockname()}
+                if op == "status":
+                    _send(conn, status)
+                elif op == "stop":
+                    Path(listener.getsockname()).unlink(missing_ok=True)  # gone by the time the caller hears back
+                    _send(conn, {"stopped": True, **status})
+                    return
+                elif isinstance(request, dict) and op is None:
+                    _send(conn, {"decline": "outdated"})  # the package changed under us: make way for a new server
+                    return
+    finally:
+        worker.jobs.put(None)  # commands already handed over are still answered
+        worker.join()
 
 
 def _send(conn: socket.socket, answer: dict[str, Any]) -> None:
@@ -129,9 +166,12 @@ def _as_client(request: dict[str, Any], out: io.StringIO, err: io.StringIO) -> I
 
 def _warm_up(root: Path) -> None:
     """Load what a search needs (modules, grimoire, index, vectors, model) before the first request."""
+    from ..retrieve.search import warm_up
+    from ..store.config import load_config
+    from . import app, retrieve  # noqa: F401  the commands' modules
+
     with contextlib.suppress(Exception):  # nothing to warm (not initialised, a broken file): requests will say so
-        handle({"argv": ["search", "warm up", "-k", "1", "--format", "json"], "cwd": str(root),
-                "env": dict(os.environ)})
+        warm_up(load_config(root))
 
 
 def running(root: Path) -> dict[str, Any] | None:

@@ -64,15 +64,11 @@ class Backend:
 
     def warm_up(self) -> None:
         """Open the grimoire, the full-text index and the embedding model before the first call needs them."""
-        from ..retrieve.search import Retriever
-        from ..store.load import load_grimoire
+        from ..retrieve.search import warm_up
 
         with self._lock:
             try:
-                config = load_config(self.root)
-                retriever = Retriever(config, load_grimoire(config))
-                retriever.lexical("warm up", 1)
-                retriever.vectors(["warm up"])
+                warm_up(load_config(self.root))
             except Exception:  # nothing to warm (not initialised, a broken file): the first call will say so
                 log.debug("warm-up skipped", exc_info=True)
 

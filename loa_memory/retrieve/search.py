@@ -195,6 +195,15 @@ class Retriever:
         return sidecar.matrix(hashes)
 
 
+def warm_up(config: Config) -> None:
+    """Load what a search needs (grimoire, index, vectors, the embedding model) without embedding anything:
+    long-lived processes call it before their first request."""
+    retriever = Retriever(config, load_grimoire(config))
+    retriever.lexical("warm up", 1)
+    retriever.vectors(["warm up"])
+    retriever._view(retriever._text_hashes())
+
+
 def _eligible(entry: Entry, options: SearchOptions, min_confidence: float) -> bool:
     if options.categories and entry.category not in options.categories:
         return False
