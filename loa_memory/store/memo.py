@@ -44,13 +44,14 @@ def reuse(key: Hashable, stamp: Callable[[], Hashable], build: Callable[[], T],
     return value
 
 
-def stat_stamp(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
-    """(path, size, mtime) of each path; a missing path stamps as (path, -1, -1)."""
+def stat_stamp(paths: Iterable[Path]) -> tuple[tuple[str, int, int, int], ...]:
+    """(path, size, mtime, inode) of each path (an atomic replace changes the inode even within one clock
+    tick); a missing path stamps as (path, -1, -1, -1)."""
     out = []
     for path in paths:
         try:
             st = os.stat(path)
-            out.append((str(path), st.st_size, st.st_mtime_ns))
+            out.append((str(path), st.st_size, st.st_mtime_ns, st.st_ino))
         except OSError:
-            out.append((str(path), -1, -1))
+            out.append((str(path), -1, -1, -1))
     return tuple(out)
