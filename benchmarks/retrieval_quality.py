@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -141,6 +142,10 @@ def main() -> None:
         lines.append(f"- {mode}: current entry above the replaced one in {ok}/{total} superseded queries{why}; "
                      f"over all queries, {inverted} of the {pairs} replaced entries shown lack their successor "
                      f"above them; {results[mode]['ms_per_query']:.0f} ms per query in-process")
+    threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
+    lines.append(f"\nTimes are wall clock on {os.cpu_count()} cores shared with other work, "
+                 f"OPENBLAS_NUM_THREADS={threads} (with 2 BLAS threads and the other core busy, "
+                 "embedding a query can take 10x longer).")
     report = "\n".join(lines) + "\n"
     print(report)
     if args.show_misses:
