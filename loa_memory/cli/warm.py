@@ -87,6 +87,7 @@ class _Worker(threading.Thread):
 
 
 def _loop(listener: socket.socket, root: Path, idle: float) -> None:
+    client.one_blas_thread()
     memo.enable()
     stamp = client.code_stamp()
     worker = _Worker(root)

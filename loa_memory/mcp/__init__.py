@@ -35,7 +35,9 @@ def serve(root: Path, world: str | None = None) -> None:
         if exc.name and (exc.name == "mcp" or exc.name.startswith("mcp.") or exc.name == "pydantic"):
             raise _sdk_missing(exc) from None
         raise
+    from ..client import one_blas_thread
     from ..store import memo
 
+    one_blas_thread()  # query-time work only
     memo.enable()  # a long-lived process: reuse what was loaded while its files are unchanged
     build_server(root, world).run("stdio")
