@@ -51,7 +51,7 @@ class Blobs:
         return items
 
     def write(self, items: list[Item]) -> str:
-        blob = marshal.dumps(_shared(items, {}))
+        blob = marshal.dumps(items)
         name = hashlib.sha1(blob, usedforsecurity=False).hexdigest()
         path = self.folder / f"{name}.marshal"
         if not path.exists():
@@ -94,20 +94,6 @@ class Change:
 
 def _digest(data: bytes | memoryview) -> bytes:
     return hashlib.sha1(data, usedforsecurity=False).digest()
-
-
-def _shared(value: Any, memo: dict[Any, Any]) -> Any:
-    """``value`` with equal short scalars made one object, which marshal then writes (and reads) once."""
-    if isinstance(value, dict):
-        return {_shared(k, memo): _shared(v, memo) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        shared = [_shared(v, memo) for v in value]
-        return shared if isinstance(value, list) else tuple(shared)
-    if isinstance(value, float):
-        return memo.setdefault((float, value.hex()), value)
-    if isinstance(value, (int, str)) and not (isinstance(value, str) and len(value) > 64):
-        return memo.setdefault((type(value), value), value)
-    return value
 
 
 def items_of(chunks: Sequence[Chunk], blobs: Blobs) -> list[Item]:

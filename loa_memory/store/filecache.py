@@ -118,7 +118,8 @@ def _parse_data(data: bytes, mf: MemoryFile, schema: dict[str, Any], record: dic
             updated = chunks.update(record["chunks"], data, tuple(record["stat"]), parse, blobs)
             if updated is not None:
                 items = chunks.items_of(updated[0], blobs)
-                return Loaded(items, any(item[2] is None for item in items), change=updated[1]), updated[0]
+                broken = any(data is None and any(p[2] == "yaml-syntax" for p in found) for _, _, data, found in items)
+                return Loaded(items, broken, change=updated[1]), updated[0]
     text = data.decode("utf-8")
     if record is not None and cache_file is not None:
         with contextlib.suppress(chunks.MissingBlob):

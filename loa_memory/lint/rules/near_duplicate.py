@@ -13,7 +13,6 @@ pairs are found afresh from the sketches every run.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import operator
 import re
 import struct
@@ -46,7 +45,7 @@ def _sketch(words: frozenset[str]) -> bytes:
     hashes = [zlib.crc32(word.encode()) for word in words]
     packed = b""
     for mult, add in _BANDS:
-        minima = heapq.nsmallest(_PER_BAND, [(h * mult + add) & 0xFFFFFFFF for h in hashes])
+        minima = sorted([(h * mult + add) & 0xFFFFFFFF for h in hashes])[:_PER_BAND]
         packed += struct.pack(f"<B{_PER_BAND}I", len(minima), *minima, *[0] * (_PER_BAND - len(minima)))
     return packed
 
