@@ -53,10 +53,10 @@ class LintContext:
 
     def status(self, entry: Entry) -> str:
         """The entry's status at ``now``, computed once per run (several rules ask for every entry)."""
-        key = id(entry)
-        if key not in self._status:
-            self._status[key] = self.grimoire.status(entry, self.now)
-        return self._status[key]
+        found = self._status.get(id(entry))
+        if found is None:
+            found = self._status[id(entry)] = self.grimoire.status(entry, self.now)
+        return found
 
     def having(self, *keys: str) -> list[Entry]:
         """The entries (valid or not, in order) that have at least one of these top-level fields: cross-entry

@@ -46,17 +46,26 @@ class Grimoire:
     _replaced: dict[str, Entry] | None = None
     _entries: tuple[list[Entry], list[Entry]] | None = None
     _keyed: dict[str, Entry] | None = None
+    _digests: dict[int, str] = field(default_factory=dict)
 
     def _materialise(self) -> tuple[list[Entry], list[Entry]]:
         if self._entries is None:
             valid: list[Entry] = []
             invalid: list[Entry] = []
             for mf in self.files:
-                for _digest, line, data, problems in self.items.get(mf.rel, ()):
+                for digest, line, data, problems in self.items.get(mf.rel, ()):
                     if isinstance(data, dict):
-                        (invalid if problems else valid).append(Entry(data, mf.world, mf.rel, line + 1, mf.archived))
+                        entry = Entry(data, mf.world, mf.rel, line + 1, mf.archived)
+                        (invalid if problems else valid).append(entry)
+                        self._digests[id(entry)] = digest
             self._entries = (valid, invalid)
         return self._entries
+
+    def digest_of(self, entry: Entry) -> str:
+        """The hash of the text ``entry`` was read from ("" when its file was parsed whole, or not an entry of
+        this grimoire): a key that changes whenever the entry does."""
+        self._materialise()
+        return self._digests.get(id(entry), "")
 
     @property
     def keyed(self) -> dict[str, Entry]:

@@ -173,7 +173,7 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chunks, "CHUNK_ITEMS", 2)  # a dozen entries make several chunks
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(KINDS), min_size=3, max_size=10), st.lists(EDIT, min_size=1, max_size=6))
 def test_cached_lint_equals_uncached_lint_after_any_edits(kinds: list[str],
                                                           edits: list[tuple[str, int, str]]) -> None:

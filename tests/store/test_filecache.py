@@ -85,7 +85,7 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chunks, "CHUNK_ITEMS", 3)  # so that a file of a dozen items has several chunks
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(EDITS)
 def test_cached_load_equals_uncached_load_after_any_edits(edits: list[tuple[str, int, str]]) -> None:
     with _repo() as root:

@@ -73,8 +73,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 
 def _keys(ctx: LintContext, entries: list[Entry]) -> list[str]:
     """A key for each entry's text: the hash of its item where the loader cut one, else of its words' source."""
-    digests = {(rel, line + 1): digest for rel, items in ctx.grimoire.items.items() for digest, line, *_ in items}
-    return [digests.get((e.path, e.line)) or
+    return [ctx.grimoire.digest_of(e) or
             hashlib.blake2b(f"{e.summary}\x1f{e.content}".encode(), digest_size=16).hexdigest() for e in entries]
 
 
