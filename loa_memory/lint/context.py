@@ -72,11 +72,14 @@ class LintContext:
         of those the chosen items (all unless ``items`` says)."""
         found = self._lists.get(("targets", archived))
         if found is None:
-            found = self.entries(archived=archived)
-            if self.focus is not None:
-                found = [e for e in found if e.path in self.focus]
-            if self.items is not None:
-                found = [e for e in found if (e.path, e.line - 1) in self.items]
+            if archived is not None:
+                found = [e for e in self.targets() if e.archived == archived]
+            else:
+                found = self.entries()
+                if self.focus is not None:
+                    found = [e for e in found if e.path in self.focus]
+                if self.items is not None:
+                    found = [e for e in found if (e.path, e.line - 1) in self.items]
             self._lists["targets", archived] = found
         return found
 
