@@ -50,15 +50,19 @@ class Blobs:
             raise MissingBlob(name) from exc
         return items
 
-    def write(self, items: list[Item]) -> str:
-        blob = marshal.dumps(items)
-        name = hashlib.sha1(blob, usedforsecurity=False).hexdigest()
-        path = self.folder / f"{name}.marshal"
-        if not path.exists():
-            self.folder.mkdir(parents=True, exist_ok=True)
-            temp = path.with_name(f".{name}.{os.getpid()}.tmp")
-            temp.write_bytes(blob)
-            os.replace(temp, path)
+    def write(self, items: list[Item]) -> str | None:
+        """Store ``items`` and return the blob's name (None when it cannot be written: no cache then)."""
+        try:
+            blob = marshal.dumps(items)
+            name = hashlib.sha1(blob, usedforsecurity=False).hexdigest()
+            path = self.folder / f"{name}.marshal"
+            if not path.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                temp = path.with_name(f".{name}.{os.getpid()}.tmp")
+                temp.write_bytes(blob)
+                os.replace(temp, path)
+        except (OSError, ValueError):
+            return None
         return name
 
     def prune(self, keep: set[str]) -> None:
@@ -106,9 +110,11 @@ def items_of(chunks: Sequence[Chunk], blobs: Blobs) -> list[Item]:
     return items
 
 
-def build(data: bytes, start: int, text: str, cut: list[yamlio.Item], items: list[Item], blobs: Blobs) -> list[Chunk]:
+def build(data: bytes, start: int, text: str, cut: list[yamlio.Item], items: list[Item],
+          blobs: Blobs) -> list[Chunk] | None:
     """Chunks for ``text``, the decoded ``data[start:start + len(its bytes)]``, cut into ``cut`` and parsed
-    into ``items`` (one per cut item): a chunk boundary falls on every ``CHUNK_ITEMS``-th item's start."""
+    into ``items`` (one per cut item): a chunk boundary falls on every ``CHUNK_ITEMS``-th item's start.
+    None when a blob cannot be written."""
     ascii_only = text.isascii()
     bounds = [0] + [cut[n].start for n in range(CHUNK_ITEMS, len(cut), CHUNK_ITEMS)] + [len(text)]
     view = memoryview(data)
@@ -120,6 +126,8 @@ def build(data: bytes, start: int, text: str, cut: list[yamlio.Item], items: lis
             size = len(text[bounds[number]:bounds[number + 1]].encode("utf-8"))
         end = offset + size
         name = blobs.write(items[number * CHUNK_ITEMS:(number + 1) * CHUNK_ITEMS])
+        if name is None:
+            return None
         chunks.append((offset, end, _digest(view[offset:end]), data.count(b"\n", offset, end), 0, name))
         offset = end
     return chunks
@@ -168,6 +176,8 @@ def update(chunks: Sequence[Chunk], data: bytes, before: tuple[int, int], parse:
     old_lines = sum(chunk[3] for chunk in chunks[head:kept_end])
     shift = region.count(b"\n") - old_lines
     middle = build(data, floor, text, cut, parsed, blobs) if region else []
+    if middle is None:
+        return None
     after = [(start + delta, end + delta, digest, lines, moved + shift, name)
              for start, end, digest, lines, moved, name in chunks[kept_end:]]
     return [*chunks[:head], *middle, *after], Change(before, line, old_lines, text, cut, [item[0] for item in parsed])

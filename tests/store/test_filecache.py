@@ -137,6 +137,12 @@ def test_lost_or_damaged_cache_files_cost_only_a_parse(grimoire: Path) -> None:
         index.write_bytes(b"\x00garbage")
     _write(path, path.read_text() + _item(98), tick)
     assert _state(grimoire, use_cache=True) == _state(grimoire, use_cache=False)
+    folder = next(p for p in cache.iterdir() if p.is_dir())
+    shutil.rmtree(folder)
+    folder.write_text("a file where the blobs should go: nothing can be written there")
+    _write(path, path.read_text() + _item(97), tick)
+    assert _state(grimoire, use_cache=True) == _state(grimoire, use_cache=False)  # cached whole instead
+    assert _state(grimoire, use_cache=True) == _state(grimoire, use_cache=False)
 
 
 def test_writes_through_the_store_keep_the_cache_exact(grimoire: Path) -> None:
