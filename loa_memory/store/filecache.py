@@ -127,7 +127,9 @@ def _parse_data(data: bytes, mf: MemoryFile, schema: dict[str, Any], record: dic
     splits: dict[str, list[yamlio.Item]] = {}
     items, broken = parse_file_text(text, mf, schema, known, splits)
     cut = splits.get(mf.rel)
-    built = chunks.build(data, 0, text, cut, items, _blobs(cache_file)) if cut and cache_file else None
+    # a file of one chunk gains nothing from chunks, and many small files would cost a blob file each
+    big = cut is not None and len(cut) > chunks.CHUNK_ITEMS
+    built = chunks.build(data, 0, text, cut, items, _blobs(cache_file)) if big and cut and cache_file else None
     return Loaded(items, broken, text, cut), built
 
 
