@@ -53,8 +53,11 @@ class LintContext:
 
     def status(self, entry: Entry) -> str:
         """The entry's status at ``now``, computed once per run (several rules ask for every entry)."""
+        if not self._status:
+            every = self.entries()
+            self._status = dict(zip(map(id, every), self.grimoire.statuses(every, self.now), strict=True))
         found = self._status.get(id(entry))
-        if found is None:
+        if found is None:  # not an entry of this grimoire
             found = self._status[id(entry)] = self.grimoire.status(entry, self.now)
         return found
 

@@ -28,6 +28,8 @@ from .times import now_utc, parse_time
 
 __all__ = ["CachedItem", "Grimoire", "MemoryFile", "gc_paused", "iter_memory_files", "load_grimoire"]
 
+_STATUS_FIELDS = frozenset({"archived", "superseded_by", "expires_at"})  # without them (and not replaced): active
+
 
 @dataclass
 class Grimoire:
@@ -123,6 +125,12 @@ class Grimoire:
         if self._replaced is None:
             self._replaced = {e.supersedes: e for e in self.entries if e.supersedes}
         return self._replaced
+
+    def statuses(self, entries: list[Entry], now: datetime) -> list[Status]:
+        """``status`` of each entry, in bulk: most entries carry none of the fields that can make one inactive."""
+        replaced = self._replaced_by
+        return [self.status(e, now) if e.archived or not e.data.keys().isdisjoint(_STATUS_FIELDS) or e.id in replaced
+                else "active" for e in entries]
 
     def status(self, entry: Entry, now: datetime | None = None) -> Status:
         data = entry.data
