@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -26,8 +26,12 @@ class LintContext:
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
     base_ref: str | None = None
     focus: frozenset[str] | None = None  # the files being checked (None: all); cross-entry rules still see all
+    items: frozenset[tuple[str, int]] | None = None  # ... and within them, the items (file, 0-based first line)
     _texts: dict[str, list[str]] = field(default_factory=dict)
     _status: dict[int, str] = field(default_factory=dict)
+    _lists: dict[tuple[str, bool | None], list[Entry]] = field(default_factory=dict)
+    _starts: dict[str, list[int]] = field(default_factory=dict)
+    _having: dict[frozenset[str], list[Entry]] = field(default_factory=dict)
 
     def lines(self, rel: str) -> list[str]:
         """The lines of a memory file (cached for the run)."""
@@ -38,36 +42,72 @@ class LintContext:
                 self._texts[rel] = []
         return self._texts[rel]
 
-    def entries(self, *, archived: bool | None = None) -> Iterator[Entry]:
+    def entries(self, *, archived: bool | None = None) -> list[Entry]:
         """Every parsed entry, valid or not (schema problems are the schema rule's business)."""
-        for entry in [*self.grimoire.entries, *self.grimoire.invalid]:
-            if archived is None or entry.archived == archived:
-                yield entry
+        found = self._lists.get(("all", archived))
+        if found is None:
+            every = [*self.grimoire.entries, *self.grimoire.invalid]
+            found = every if archived is None else [e for e in every if e.archived == archived]
+            self._lists["all", archived] = found
+        return found
 
     def status(self, entry: Entry) -> str:
         """The entry's status at ``now``, computed once per run (several rules ask for every entry)."""
-        key = id(entry)
-        if key not in self._status:
-            self._status[key] = self.grimoire.status(entry, self.now)
-        return self._status[key]
+        if not self._status:
+            every = self.entries()
+            self._status = dict(zip(map(id, every), self.grimoire.statuses(every, self.now), strict=True))
+        found = self._status.get(id(entry))
+        if found is None:  # not an entry of this grimoire
+            found = self._status[id(entry)] = self.grimoire.status(entry, self.now)
+        return found
 
-    def targets(self, *, archived: bool | None = None) -> Iterator[Entry]:
-        """The entries whose own findings are wanted: those in the focused files (all without a focus)."""
-        for entry in self.entries(archived=archived):
-            if self.focus is None or entry.path in self.focus:
-                yield entry
+    def having(self, *keys: str) -> list[Entry]:
+        """The entries (valid or not, in order) that have at least one of these top-level fields: cross-entry
+        rules look at links and supersedes, which few entries carry, so they need not walk them all."""
+        wanted = frozenset(keys)
+        found = self._having.get(wanted)
+        if found is None:
+            found = self._having[wanted] = [e for e in self.entries() if not e.data.keys().isdisjoint(wanted)]
+        return found
+
+    def targets(self, *, archived: bool | None = None) -> list[Entry]:
+        """The entries whose own findings are wanted: those in the focused files (all without a focus), and
+        of those the chosen items (all unless ``items`` says)."""
+        found = self._lists.get(("targets", archived))
+        if found is None:
+            if archived is not None:
+                found = [e for e in self.targets() if e.archived == archived]
+            else:
+                found = self.entries()
+                if self.focus is not None:
+                    found = [e for e in found if e.path in self.focus]
+                if self.items is not None:
+                    found = [e for e in found if (e.path, e.line - 1) in self.items]
+            self._lists["targets", archived] = found
+        return found
+
+    def problems(self) -> list[Finding]:
+        """The loader's findings (parse and schema problems), of the chosen items when ``items`` says."""
+        if self.items is None:
+            return self.grimoire.problems
+        return [p for p in self.grimoire.problems if (p.path, self.item_line(p.path, p.line)) in self.items]
+
+    def item_line(self, rel: str, line: int) -> int | None:
+        """The 0-based first line of the item of ``rel`` that holds 1-based ``line`` (None: before the first)."""
+        starts = self._starts.get(rel)
+        if starts is None:
+            starts = self._starts[rel] = sorted({item[1] for item in self.grimoire.items.get(rel, ())})
+        index = bisect.bisect_right(starts, line - 1) - 1
+        return starts[index] if index >= 0 else None
 
     @functools.cached_property
     def by_id(self) -> dict[str, Entry]:
         """Every parsed entry by id and alias (first wins), valid or not."""
         index: dict[str, Entry] = {}
-        for entry in self.entries():
+        for entry in self.having("aliases"):
             for alias in entry.aliases:
                 index.setdefault(alias, entry)
-        real: dict[str, Entry] = {}
-        for entry in self.entries():
-            real.setdefault(entry.id, entry)
-        index.update(real)
+        index.update({entry.id: entry for entry in reversed(self.entries())})  # the first of duplicates wins
         return index
 
     def field_line(self, entry: Entry, key: str) -> tuple[int, int]:

@@ -11,7 +11,8 @@ from typing import Any
 from ..errors import UsageError
 from ..model import Finding, Severity
 from ..store.config import Config
-from ..store.load import Grimoire, iter_memory_files, load_grimoire
+from ..store.load import Grimoire, gc_paused, iter_memory_files, load_grimoire
+from .cache import entry_findings, is_entry_local
 from .context import LintContext
 from .rules import RULES_BY_ID
 
@@ -80,6 +81,11 @@ def _rel_paths(config: Config, paths: Sequence[str]) -> set[str]:
 
 def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = None) -> LintResult:
     """Check the grimoire; findings are values, the exit code is the caller's business."""
+    with gc_paused():
+        return _run_lint(config, options, grimoire)
+
+
+def _run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = None) -> LintResult:
     registry = {**RULES_BY_ID, **EXTRA_RULES}
     for rule_id in options.rules:
         if rule_id not in registry:
@@ -95,24 +101,30 @@ def run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = N
     if options.now is not None:
         ctx.now = options.now
     settings = rule_settings(config)
-    entry_lines = {(e.path, e.id): e.line for e in [*grimoire.entries, *grimoire.invalid]}
+    chosen = {rule_id: module for rule_id, module in registry.items()
+              if settings[rule_id][0] and not (getattr(module, "NEEDS_BASE", False) and not options.base)}
+    # the entry-local rules answer from the cache, all of them so that the cache stays whole (--rule filters below)
+    local = [module for module in chosen.values() if is_entry_local(module)]
+    raw = [finding for finding in entry_findings(ctx, local) if not options.rules or finding.rule in options.rules]
+    for rule_id, module in chosen.items():
+        if not is_entry_local(module) and (not options.rules or rule_id in options.rules):
+            raw += module.check(ctx)
     findings: dict[tuple[str, int, int, str, str], Finding] = {}
-    for rule_id, module in registry.items():
-        enabled, severity = settings[rule_id]
-        if not enabled or (options.rules and rule_id not in options.rules):
+    entry_lines: dict[tuple[str, str], int] | None = None
+    for finding in raw:
+        if only is not None and finding.path not in only:
             continue
-        if getattr(module, "NEEDS_BASE", False) and not options.base:
+        if entry_lines is None:
+            entry_lines = {(e.path, e.id): e.line for e in ctx.entries()}
+        if ctx.ignored(finding, entry_lines.get((finding.path, finding.entry_id or ""))):
             continue
-        for finding in module.check(ctx):
-            if only is not None and finding.path not in only:
-                continue
-            if ctx.ignored(finding, entry_lines.get((finding.path, finding.entry_id or ""))):
-                continue
-            if finding.severity == module.SEVERITY and severity != module.SEVERITY:
-                finding = Finding(finding.path, finding.line, finding.col, severity, finding.rule, finding.message,
-                                  finding.entry_id, finding.fixable, finding.extra)
-            findings.setdefault((finding.path, finding.line, finding.col, finding.rule, finding.message), finding)
-    ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule))
+        default = registry[finding.rule].SEVERITY if finding.rule in registry else finding.severity
+        severity = settings[finding.rule][1] if finding.rule in settings else finding.severity
+        if finding.severity == default and severity != default:
+            finding = Finding(finding.path, finding.line, finding.col, severity, finding.rule, finding.message,
+                              finding.entry_id, finding.fixable, finding.extra)
+        findings.setdefault((finding.path, finding.line, finding.col, finding.rule, finding.message), finding)
+    ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule, f.message))
     files = [mf for mf in grimoire.files if only is None or mf.rel in only]
     return LintResult(ordered, len(files), len(grimoire.entries) + len(grimoire.invalid))
 

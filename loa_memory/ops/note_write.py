@@ -17,8 +17,9 @@ from typing import Any
 from ..errors import GrimoireError, NotFound, UsageError, ValidationError
 from ..model import Entry
 from ..store import schema, yamlio
-from ..store.load import Grimoire, MemoryFile, load_grimoire, parse_file_text
+from ..store.load import Grimoire, MemoryFile, load_grimoire
 from ..store.lock import locked
+from ..store.parse import parse_file_text
 from ..store.save import Changeset
 from ..store.times import format_time, now_utc
 from .archive import stage_archive

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import marshal
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,3 +26,17 @@ def write_cache(path: Path, value: Any) -> None:
         os.replace(temp, path)
     except (OSError, ValueError):
         pass
+
+
+def source_fingerprint(paths: Iterable[Path]) -> str:
+    """Size and modification time of source files: a cache keyed by it starts afresh when the code that
+    computed it changes (an upgrade, an edit)."""
+    parts = []
+    for path in paths:
+        try:
+            stat = path.stat()
+        except OSError:
+            parts.append(f"{path.name}:-")
+            continue
+        parts.append(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return ",".join(parts)

@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import GrimoireError
 from . import atomic, yamlio
 from .config import Config
-from .load import Grimoire, MemoryFile, iter_memory_files, refresh_cache
+from .filecache import refresh_cache
+from .load import Grimoire, MemoryFile, iter_memory_files
 
 _ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
 
@@ -238,8 +239,7 @@ class Changeset:
         files = {mf.path: mf for mf in self.grimoire.files}
         mf = files.get(path) or _memory_file(self.config, path)
         if mf is not None:
-            refresh_cache(self.config, mf, None, self.grimoire.items.get(mf.rel, []), ft.appended,
-                          first_line=ft._lines_before)
+            refresh_cache(self.config, mf, None, self.grimoire.items.get(mf.rel, []), ft.appended)
 
     def _refresh_caches(self, written: dict[Path, str | None]) -> None:
         files = {mf.path: mf for mf in self.grimoire.files}

@@ -8,7 +8,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from datetime import datetime
-from importlib import resources
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..model import Category
@@ -21,11 +21,14 @@ class SchemaProblem(NamedTuple):
     message: str
 
 
+_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"  # a plain path: every command reads one, and
+# importlib.resources costs a few milliseconds more on the way
+
+
 @functools.cache
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped in ``loa_memory/schemas`` (``memory``, ``config``, ...)."""
-    text = resources.files("loa_memory").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
-    result: dict[str, Any] = json.loads(text)
+    result: dict[str, Any] = json.loads((_SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
     return result
 
 
@@ -44,23 +47,27 @@ def is_datetime(value: object) -> bool:
 
 def memory_schema_for(categories: Iterable[Category]) -> dict[str, Any]:
     """The memory schema adjusted to a config's categories (added ones, changed minimum confidences)."""
-    schema = copy.deepcopy(load_schema("memory"))
-    cats = list(categories)
-    schema["properties"]["category"] = {"enum": [c.name for c in cats]}
-    rules = [rule for rule in schema["allOf"]
-             if "confidence" not in rule.get("then", {}).get("properties", {})]
-    for cat in cats:
-        if cat.min_confidence > 0:
-            rules.append({"if": {"properties": {"category": {"const": cat.name}}, "required": ["category"]},
-                          "then": {"properties": {"confidence": {"minimum": cat.min_confidence}}}})
-    schema["allOf"] = rules
-    return schema
+    result: dict[str, Any] = json.loads(_memory_schema_text(tuple(categories)))
+    return result
 
 
 def schema_key(categories: Iterable[Category]) -> str:
     """A digest that changes whenever validation results could change."""
-    blob = json.dumps(memory_schema_for(categories), sort_keys=True).encode()
-    return hashlib.blake2b(blob, digest_size=12).hexdigest()
+    return hashlib.blake2b(_memory_schema_text(tuple(categories)).encode(), digest_size=12).hexdigest()
+
+
+@functools.lru_cache(maxsize=8)
+def _memory_schema_text(categories: tuple[Category, ...]) -> str:
+    schema = copy.deepcopy(load_schema("memory"))
+    schema["properties"]["category"] = {"enum": [c.name for c in categories]}
+    rules = [rule for rule in schema["allOf"]
+             if "confidence" not in rule.get("then", {}).get("properties", {})]
+    for cat in categories:
+        if cat.min_confidence > 0:
+            rules.append({"if": {"properties": {"category": {"const": cat.name}}, "required": ["category"]},
+                          "then": {"properties": {"confidence": {"minimum": cat.min_confidence}}}})
+    schema["allOf"] = rules
+    return json.dumps(schema, sort_keys=True)
 
 
 @functools.cache

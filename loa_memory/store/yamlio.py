@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ import yaml
 from ..errors import LoaError
 
 _LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SHARED_LENGTH = 40
 
 
 class _Loader(_LOADER_BASE):  # type: ignore[misc]
@@ -56,7 +58,11 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode) -> dict[Any, Any]:
         if key in result:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key {key!r}", key_node.start_mark)
-        result[key] = loader.construct_object(value_node, deep=True)
+        value = loader.construct_object(value_node, deep=True)
+        # field names and short values repeat across thousands of entries: one shared string each, which
+        # marshal (the load cache) then writes, and reads back, once
+        result[sys.intern(key) if type(key) is str else key] = \
+            sys.intern(value) if type(value) is str and len(value) <= _SHARED_LENGTH else value
     return result
 
 

@@ -1,4 +1,11 @@
-"""The lint rules, one module each; ``RULES_BY_ID`` is the registry (no package walking)."""
+"""The lint rules, one module each; ``RULES_BY_ID`` is the registry (no package walking).
+
+A rule module has ``ID``, ``SEVERITY`` and ``check(ctx)``; optionally ``FIXABLE``, ``NEEDS_BASE`` (runs only
+with ``--base``), and ``SCOPE = "entry"`` when what it finds in an entry depends on nothing but that entry,
+its file and the config: its findings are then cached per item (``lint/cache.py``) and ``check`` sees only
+the items that changed (``ctx.targets()`` and ``ctx.problems()``). Such a rule that also reads the clock
+defines ``stable_until(entry, now)``: when its answer for the entry can next change.
+"""
 
 from __future__ import annotations
 

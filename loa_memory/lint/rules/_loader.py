@@ -9,7 +9,7 @@ from ..context import LintContext
 
 
 def loader_findings(ctx: LintContext, rules: tuple[str, ...], severity: Severity) -> Iterator[Finding]:
-    for problem in ctx.grimoire.problems:
+    for problem in ctx.problems():
         if problem.rule in rules:
             yield Finding(problem.path, problem.line, problem.col, severity, rules[0], problem.message,
                           entry_id=problem.entry_id)

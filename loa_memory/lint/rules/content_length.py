@@ -21,6 +21,7 @@ from ._loader import loader_findings
 
 ID = "content-length"
 SEVERITY: Severity = "error"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

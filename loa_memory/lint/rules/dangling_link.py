@@ -26,7 +26,7 @@ ID_FIELDS = ("accepts", "led_to")
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     known = set(ctx.by_id)
-    for entry in ctx.entries():
+    for entry in ctx.having("links", *LIST_FIELDS, *ID_FIELDS):
         for index, link in enumerate(entry.data.get("links") or []):
             target = link.get("to") if isinstance(link, dict) else None
             if target and target not in known:

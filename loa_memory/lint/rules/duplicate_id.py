@@ -10,7 +10,7 @@ that is what a renumbering leaves behind, and ``show`` prefers the real id.)
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from ...model import Entry, Finding, Severity
@@ -22,13 +22,13 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
+    ids = [entry.id for entry in ctx.entries()]
+    twice = {memory_id for memory_id, count in Counter(ids).items() if count > 1 and memory_id}
     owners: dict[str, list[Entry]] = defaultdict(list)
-    for entry in ctx.entries():
-        if entry.id:
-            owners[entry.id].append(entry)
+    for memory_id, entry in zip(ids, ctx.entries(), strict=True):
+        if memory_id in twice:
+            owners[memory_id].append(entry)
     for memory_id, places in owners.items():
-        if len(places) < 2:
-            continue
         keep, *others = sorted(places, key=lambda e: (e.timestamp, e.path, e.line))
         for entry in others:
             yield ctx.finding(entry, ID, SEVERITY, f"{memory_id} is already the id of an older entry at "

@@ -19,12 +19,13 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-from ...model import Finding, Severity
+from ...model import Entry, Finding, Severity
 from ..context import LintContext
 from ._loader import loader_findings
 
 ID = "id-format"
 SEVERITY: Severity = "error"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 SLACK = timedelta(days=1)  # clocks and time zones differ
 _UTC_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?Z")
 
@@ -73,3 +74,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if stamp is not None and expires is not None and expires < stamp:
                 yield ctx.finding(entry, ID, SEVERITY, f"expires_at {entry.expires_at} is before source.timestamp",
                                   key="expires_at")
+
+
+def stable_until(entry: Entry, now: datetime) -> datetime | None:
+    """When the answer for ``entry`` can next change as the clock moves on: a date in the future stops being
+    one once ``now + SLACK`` reaches it (None: never)."""
+    now = now.astimezone(UTC)
+    moments = (_day(entry.id[4:12]), _parse(entry.timestamp))
+    return min((moment - SLACK for moment in moments if moment is not None and moment - SLACK > now), default=None)

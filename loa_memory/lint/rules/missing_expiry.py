@@ -21,6 +21,7 @@ from ..context import LintContext
 
 ID = "missing-expiry"
 SEVERITY: Severity = "warning"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 FIXABLE = True
 
 

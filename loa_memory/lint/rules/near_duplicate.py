@@ -6,18 +6,19 @@ Passing: "Use PostgreSQL for JSONB" and "Cache keys are content hashes".
 Failing (warning): "Run the migrations before seeding the test database" twice, once with "the" dropped.
 Entries of one supersede chain are exempt (only active entries are compared). Candidates are found
 with min-hash bands (4 bands of 3 minima), so the check stays near-linear; sketches are cached by the
-entry's text, so a warm run only sketches what changed.
+entry's text (``.loa/cache/near-duplicate.marshal``), so a warm run only sketches what changed, and the
+pairs are found afresh from the sketches every run.
 """
 
 from __future__ import annotations
 
 import hashlib
-import heapq
+import operator
 import re
+import struct
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import Any
 
 from ...model import Entry, Finding, Severity
 from ...store.cache import read_cache, write_cache
@@ -28,19 +29,25 @@ SEVERITY: Severity = "warning"
 _WORD = re.compile(r"[a-z0-9]{3,}")
 _BANDS = ((0x9E3779B1, 0x7F4A7C15), (0x85EBCA77, 0x165667B1), (0xC2B2AE3D, 0x27D4EB2F), (0x2545F491, 0x61C88647))
 _PER_BAND = 3
+_BAND_BYTES = 1 + 4 * _PER_BAND  # how many minima, then the minima: equal bytes are equal bands
 _MIN_BANDS = 2  # a pair must collide in two bands: one is often chance
 _TOO_COMMON = 8  # a bucket this full is common words colliding, not a cluster of copies
 _CACHE = "near-duplicate.marshal"
+_CACHE_VERSION = 2
 
 
 def _words(entry: Entry) -> frozenset[str]:
     return frozenset(_WORD.findall(f"{entry.summary} {entry.content}".lower()))
 
 
-def _sketch(words: frozenset[str]) -> list[tuple[int, ...]]:
+def _sketch(words: frozenset[str]) -> bytes:
+    """The min-hash sketch of a word set: per band, the count and the smallest hashes, packed."""
     hashes = [zlib.crc32(word.encode()) for word in words]
-    return [tuple(heapq.nsmallest(_PER_BAND, [(h * mult + add) & 0xFFFFFFFF for h in hashes]))
-            for mult, add in _BANDS]
+    packed = b""
+    for mult, add in _BANDS:
+        minima = sorted([(h * mult + add) & 0xFFFFFFFF for h in hashes])[:_PER_BAND]
+        packed += struct.pack(f"<B{_PER_BAND}I", len(minima), *minima, *[0] * (_PER_BAND - len(minima)))
+    return packed
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -49,24 +56,14 @@ def check(ctx: LintContext) -> Iterator[Finding]:
               if ctx.status(e) == "active" and e.category not in ("episode", "ledger", "handoff")]
     cache_path = ctx.config.local_dir / "cache" / _CACHE
     loaded = read_cache(cache_path)
-    if not isinstance(loaded, dict) or loaded.get("threshold") != threshold:
-        loaded = {}
-    cached: dict[bytes, Any] = loaded.get("sketches", {})
-    keys = [hashlib.blake2b(f"{e.summary}\x1f{e.content}".encode(), digest_size=8).digest() for e in active]
-    position = {key: n for n, key in enumerate(keys)}
-    sketches = {key: cached[key] if key in cached else _sketch(_words(active[n])) for n, key in enumerate(keys)}
-    changed = {n for n, key in enumerate(keys) if key not in cached}
-    # pairs among unchanged entries were measured last time; only pairs touching a changed entry are new
-    pairs = {(position[a], position[b], sim) for a, b, sim in loaded.get("pairs", [])
-             if a in position and b in position and position[a] not in changed and position[b] not in changed}
-    if changed:
-        pairs |= _new_pairs(active, [sketches[key] for key in keys], changed, threshold)
-    ordered = sorted((min(a, b), max(a, b), sim) for a, b, sim in pairs)
-    if changed or len(ordered) != len(loaded.get("pairs", [])) or (keys and set(cached) != set(keys)):
-        write_cache(cache_path, {"threshold": threshold, "sketches": sketches,
-                                 "pairs": [(keys[a], keys[b], sim) for a, b, sim in ordered]})
+    cached: dict[str, bytes] = loaded["sketches"] if isinstance(loaded, dict) and \
+        loaded.get("version") == _CACHE_VERSION else {}
+    keys = _keys(ctx, active)
+    sketches = [cached.get(key) or _sketch(_words(entry)) for key, entry in zip(keys, active, strict=True)]
+    if any(key not in cached for key in keys):
+        write_cache(cache_path, {"version": _CACHE_VERSION, "sketches": dict(zip(keys, sketches, strict=True))})
     reported: set[int] = set()
-    for a, b, similarity in ordered:
+    for a, b, similarity in sorted(_pairs(active, sketches, threshold)):
         if b in reported:
             continue
         reported.add(b)
@@ -74,20 +71,28 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                           f"({similarity:.0%} of words shared): supersede one of them", key="content")
 
 
-def _new_pairs(active: list[Entry], sketches: list[Any], changed: set[int],
-               threshold: float) -> set[tuple[int, int, float]]:
-    """Near-duplicate pairs with at least one changed entry, found through shared min-hash bands."""
-    buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for number, sketch in enumerate(sketches):
-        for band, minima in enumerate(sketch):
-            buckets[(band, *minima)].append(number)
+def _keys(ctx: LintContext, entries: list[Entry]) -> list[str]:
+    """A key for each entry's text: the hash of its item where the loader cut one, else of its words' source."""
+    return [ctx.grimoire.digest_of(e) or
+            hashlib.blake2b(f"{e.summary}\x1f{e.content}".encode(), digest_size=16).hexdigest() for e in entries]
+
+
+def _pairs(active: list[Entry], sketches: list[bytes], threshold: float) -> set[tuple[int, int, float]]:
+    """Near-duplicate pairs ``(a, b, similarity)``, ``a < b``: candidates share a min-hash band in two bands
+    (buckets of at most ``_TOO_COMMON``), then their word sets are compared."""
     collisions: dict[tuple[int, int], int] = defaultdict(int)
-    for members in buckets.values():
-        if 1 < len(members) <= _TOO_COMMON and changed.intersection(members):
+    for band in range(len(_BANDS)):
+        part = operator.itemgetter(slice(band * _BAND_BYTES, (band + 1) * _BAND_BYTES))
+        wanted = {key for key, size in Counter(map(part, sketches)).items() if 1 < size <= _TOO_COMMON}
+        if not wanted:
+            continue
+        buckets: dict[bytes, list[int]] = defaultdict(list)
+        for number in [n for n, key in enumerate(map(part, sketches)) if key in wanted]:
+            buckets[part(sketches[number])].append(number)
+        for members in buckets.values():
             for pos, a in enumerate(members):
                 for b in members[pos + 1:]:
-                    if a in changed or b in changed:
-                        collisions[(a, b)] += 1
+                    collisions[(a, b)] += 1
     words: dict[int, frozenset[str]] = {}
     found = set()
     for (a, b), count in collisions.items():

@@ -16,8 +16,9 @@ from typing import Any
 
 from ...model import Finding, Severity
 from ...store import yamlio
-from ...store.cache import read_cache, write_cache
-from ...store.load import item_hash
+from ...store.cache import read_cache, source_fingerprint, write_cache
+from ...store.chunks import Change
+from ...store.parse import item_hash
 from ..context import LintContext
 
 ID = "secret"
@@ -50,23 +51,15 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         signature = [stat.st_size, stat.st_mtime_ns]
         known = cached_files.get(mf.rel)
+        change = ctx.grimoire.changes.get(mf.rel)
         if known is not None and known[0] == signature:
             hits = known[1]
+        elif known is not None and change is not None and tuple(known[0]) == change.before:
+            hits = _patched(known[1], change, cached_items, items, scan_text)
         else:
-            hits = []
             text = ctx.grimoire.texts.get(mf.rel) or mf.path.read_text("utf-8", errors="replace")
-            pieces, digests = _pieces(text, mf.category.kind != "markdown", ctx.grimoire.splits.get(mf.rel),
-                                      [item[0] for item in ctx.grimoire.items.get(mf.rel, ())])
-            missing = [n for n, digest in enumerate(digests) if digest not in cached_items]
-            if len(missing) > _WHOLE_FILE:
-                found_by_piece = _scan_whole(text, [line for _, _, line in pieces], scan_text)
-            else:
-                found_by_piece = {n: [(h.line, h.col, h.description, h.redacted, h.digest)
-                                      for h in scan_text(text[pieces[n][0]:pieces[n][1]])] for n in missing}
-            for n, ((_start, _end, offset), digest) in enumerate(zip(pieces, digests, strict=True)):
-                found = cached_items[digest] if n not in found_by_piece else found_by_piece[n]
-                items[digest] = found
-                hits.extend((offset + line, *rest) for line, *rest in found)
+            hits = _text_hits(text, mf.category.kind != "markdown", ctx.grimoire.splits.get(mf.rel),
+                              [item[0] for item in ctx.grimoire.items.get(mf.rel, ())], cached_items, items, scan_text)
         files[mf.rel] = (signature, hits)
         for line, col, description, redacted, value_hash in hits:
             if value_hash not in allow:
@@ -75,6 +68,37 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                               extra={"hash": value_hash})
     if files != cached_files:
         _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
+
+
+def _text_hits(text: str, is_list: bool, cut: list[yamlio.Item] | None, digests: list[str],
+               cached: dict[str, list[Any]], fresh: dict[str, list[Any]], scan_text: Any) -> list[Any]:
+    """The hits in ``text`` (lines counted from its start), scanning only the pieces not in ``cached``;
+    every piece's hits go to ``fresh``."""
+    pieces, keys = _pieces(text, is_list, cut, digests)
+    missing = [n for n, key in enumerate(keys) if key not in cached]
+    if len(missing) > _WHOLE_FILE:
+        found_by_piece = _scan_whole(text, [line for _, _, line in pieces], scan_text)
+    else:
+        found_by_piece = {n: [(h.line, h.col, h.description, h.redacted, h.digest)
+                              for h in scan_text(text[pieces[n][0]:pieces[n][1]])] for n in missing}
+    hits: list[Any] = []
+    for n, ((_start, _end, offset), key) in enumerate(zip(pieces, keys, strict=True)):
+        found = cached[key] if n not in found_by_piece else found_by_piece[n]
+        fresh[key] = found
+        hits.extend((offset + line, *rest) for line, *rest in found)
+    return hits
+
+
+def _patched(hits: list[Any], change: Change, cached: dict[str, list[Any]], fresh: dict[str, list[Any]],
+             scan_text: Any) -> list[Any]:
+    """A file's hits after an edit the loader has located: hits outside the changed lines are kept (those
+    after it moved by the change in lines), the changed text is scanned again."""
+    first, after = change.line + 1, change.line + change.old_lines + 1
+    shift = change.text.count("\n") - change.old_lines
+    cut = [yamlio.Item(item.text, item.line - change.line, item.start, item.end) for item in change.items]
+    inside = _text_hits(change.text, True, cut, change.digests, cached, fresh, scan_text)
+    return [hit for hit in hits if hit[0] < first] + [(line + change.line, *rest) for line, *rest in inside] + \
+        [(hit[0] + shift, *hit[1:]) for hit in hits if hit[0] >= after]
 
 
 def _pieces(text: str, is_list: bool, items: list[yamlio.Item] | None = None,
@@ -117,8 +141,7 @@ def _scan_whole(text: str, starts: list[int], scan_text: Any) -> dict[int, list[
 def _scanner_fingerprint() -> str:
     from ... import secrets
 
-    folder = Path(secrets.__file__).parent
-    return ",".join(f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(folder.glob("*.py")))
+    return source_fingerprint(sorted(Path(secrets.__file__).parent.glob("*.py")))
 
 
 def _read_cache(path: Path, key: str) -> tuple[dict[str, Any], dict[str, list[Any]]]:

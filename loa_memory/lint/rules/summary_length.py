@@ -19,6 +19,7 @@ from ._loader import loader_findings
 
 ID = "summary-length"
 SEVERITY: Severity = "error"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

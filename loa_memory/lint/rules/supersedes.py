@@ -31,7 +31,7 @@ FIXABLE = True
 def check(ctx: LintContext) -> Iterator[Finding]:
     by_id = ctx.by_id
     replacers: dict[str, list[Entry]] = defaultdict(list)
-    for entry in ctx.entries():
+    for entry in ctx.having("supersedes"):
         old_id = entry.supersedes
         if not old_id:
             continue
@@ -47,7 +47,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         elif old.superseded_by != entry.id and old.superseded_by not in {e.id for e in replacers[old.id]}:
             yield ctx.finding(old, ID, SEVERITY, f"{old.id} says superseded_by {old.superseded_by}, "
                               f"but {entry.id} supersedes it", key="superseded_by")
-    for entry in ctx.entries():
+    for entry in ctx.having("superseded_by"):
         new_id = entry.superseded_by
         if not new_id:
             continue
@@ -69,7 +69,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 
 def _cycles(ctx: LintContext, by_id: dict[str, Entry]) -> Iterator[Finding]:
     reported: set[str] = set()
-    for entry in ctx.entries():
+    for entry in ctx.having("supersedes"):
         seen = [entry.id]
         current = entry
         while current.supersedes and current.supersedes in by_id:

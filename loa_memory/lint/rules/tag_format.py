@@ -22,7 +22,7 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for problem in ctx.grimoire.problems:
+    for problem in ctx.problems():
         if problem.rule == ID:
             yield Finding(problem.path, problem.line, problem.col, SEVERITY, ID,
                           problem.message + "; tags are lower-case kebab words", entry_id=problem.entry_id,

@@ -22,6 +22,7 @@ from ..context import LintContext
 
 ID = "unknown-field"
 SEVERITY: Severity = "warning"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:

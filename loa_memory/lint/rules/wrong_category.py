@@ -14,6 +14,7 @@ from ..context import LintContext
 
 ID = "wrong-category"
 SEVERITY: Severity = "error"
+SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cache.py)
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
