@@ -178,6 +178,9 @@ def spawn(root: Path, idle: float = IDLE_SECONDS) -> None:
     import contextlib
     import subprocess
 
+    folder = socket_path(root).parent
+    if folder.exists() and not private(folder):
+        return  # the server would refuse it too
     with contextlib.suppress(OSError):  # no server: every command still works, only slower
         subprocess.Popen([sys.executable, "-m", "loa_memory", "--root", str(root), "server", "start",
                           "--foreground", "--idle", str(idle)], cwd=root, stdin=subprocess.DEVNULL,

@@ -17,7 +17,7 @@ from . import schema as schema_mod
 from .cache import read_cache, write_cache
 from .config import Config
 from .lock import ensure_local_dir
-from .parse import CachedItem, MemoryFile, item_hash, parse_file_text, parse_items
+from .parse import CachedItem, MemoryFile, failed_to_parse, item_hash, parse_file_text, parse_items
 
 CACHE_VERSION = 5
 _CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
@@ -118,8 +118,7 @@ def _parse_data(data: bytes, mf: MemoryFile, schema: dict[str, Any], record: dic
             updated = chunks.update(record["chunks"], data, tuple(record["stat"]), parse, blobs)
             if updated is not None:
                 items = chunks.items_of(updated[0], blobs)
-                broken = any(data is None and any(p[2] == "yaml-syntax" for p in found) for _, _, data, found in items)
-                return Loaded(items, broken, change=updated[1]), updated[0]
+                return Loaded(items, any(map(failed_to_parse, items)), change=updated[1]), updated[0]
     text = data.decode("utf-8")
     if record is not None and cache_file is not None:
         with contextlib.suppress(chunks.MissingBlob):

@@ -52,6 +52,11 @@ def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any], known: di
     return items, broken
 
 
+def failed_to_parse(item: CachedItem) -> bool:
+    """The item is YAML that does not parse (which makes its file broken)."""
+    return item[2] is None and any(problem[2] == "yaml-syntax" for problem in item[3])
+
+
 def parse_items(cut: list[yamlio.Item], mf: MemoryFile, schema: dict[str, Any],
                  known: dict[str, CachedItem]) -> tuple[list[CachedItem] | None, bool]:
     """Each cut item parsed (or taken from ``known`` by hash); None when one is not a single list item."""
@@ -62,6 +67,7 @@ def parse_items(cut: list[yamlio.Item], mf: MemoryFile, schema: dict[str, Any],
         hit = known.get(digest)
         if hit is not None:
             items.append((digest, item.line, hit[2], hit[3]))
+            broken = broken or failed_to_parse(hit)  # a known broken item still breaks the file
             continue
         try:
             loaded = yamlio.load_text(item.text, path=mf.rel)

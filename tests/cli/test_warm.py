@@ -140,6 +140,8 @@ def test_a_runtime_folder_others_can_enter_is_not_used(loa: Cli, runtime: Path) 
     done = run(loa.root, "server", "start", "--foreground", "--idle", "5")
     assert done.returncode != 0 and "not private" in done.stderr
     assert run(loa.root, "search", "anything").returncode in (0, 1)  # runs in its own process instead
+    time.sleep(1)
+    assert not client.socket_path(loa.root).exists()  # and starts no server there
 
 
 def test_a_second_server_for_the_same_repository_steps_aside(served: Cli) -> None:
