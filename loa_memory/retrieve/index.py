@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -22,11 +22,14 @@ from ..store.atomic import write_atomic
 from ..store.config import Config
 from ..store.load import Grimoire, MemoryFile
 from ..store.lock import locked
+from . import synonyms
 
 INDEX_VERSION = 3  # 3: no positions (phrase=False): smaller posting blocks, nothing searched by phrase
 FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "content": 1.0, "extra": 1.0,
                 "artifacts": 1.0}
 TEXT_FIELDS = ("summary", "content", "tags", "cue", "decision", "extra")
+SYNONYM_BOOST = 0.5  # a synonym's BM25 weight, relative to the query's own word
+SYNONYM_CREDIT = 0.7  # how much of a query word's coverage a synonym earns
 _ID = re.compile(r"\bMEM-[0-9]{8}-[0-9]{3,}\b", re.I)
 
 
@@ -216,18 +219,15 @@ class FullTextIndex:
         Coverage is the idf-weighted share of the query's words that the document contains. With
         ``worlds``, only those worlds' documents compete for the ``limit`` places.
         """
-        query = build_query(text)
-        if query is None:
+        extra = self.config.section("retrieval").get("synonyms") or ()
+        parsed = build_query(text, synonyms.table(extra))
+        if parsed is None:
             return []
         with self.searcher() as searcher:
-            idf: dict[str, float] = {}
-            for term in query.subqueries:
-                if term.fieldname in TEXT_FIELDS and searcher.doc_frequency(term.fieldname, term.text):
-                    idf[term.text] = max(idf.get(term.text, 0.0), searcher.idf(term.fieldname, term.text))
+            idf = _word_idf(searcher, parsed)
             total = sum(idf.values()) or 1.0
-            ranked = _ranked(searcher, query, limit, worlds)
-            return [(key, score, min(sum(idf.get(word, 0.0) for word in words) / total, 1.0))
-                    for key, score, words in ranked]
+            ranked = _ranked(searcher, parsed.query, limit, worlds)
+            return [(key, score, min(_covered(parsed, idf, found) / total, 1.0)) for key, score, found in ranked]
 
     def remove(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -251,15 +251,28 @@ def _ranked(searcher: Any, query: Any, limit: int,
             for hit in hits]
 
 
-def build_query(text: str) -> Any:
-    """An OR over the query's stemmed words in every text field (no query syntax: users type prose)."""
+@dataclass(frozen=True)
+class Parsed:
+    """A free-text query: the Whoosh query, the query's own (stemmed) words, and per word the synonyms
+    that were searched for too."""
+
+    query: Any
+    words: tuple[str, ...]
+    related: Mapping[str, tuple[str, ...]]
+
+
+def build_query(text: str, related: Mapping[str, tuple[str, ...]] | None = None) -> Parsed | None:
+    """An OR over the query's stemmed words in every text field (no query syntax: users type prose), and
+    over their synonyms from ``related`` at ``SYNONYM_BOOST``."""
     from whoosh import analysis, query
 
     analyzer = analysis.StemmingAnalyzer()
-    words = list(dict.fromkeys(token.text for token in analyzer(text)))
-    terms: list[Any] = []
-    for word in words:
-        terms.extend(query.Term(name, word) for name in FIELD_BOOSTS if name != "artifacts")
+    words = tuple(dict.fromkeys(token.text for token in analyzer(text)))
+    fields = [name for name in FIELD_BOOSTS if name != "artifacts"]
+    also = {word: tuple(s for s in (related or {}).get(word, ()) if s not in words) for word in words}
+    terms: list[Any] = [query.Term(name, word) for word in words for name in fields]
+    extra = dict.fromkeys(s for word in words for s in also[word])
+    terms.extend(query.Term(name, s, boost=SYNONYM_BOOST) for s in extra for name in fields)
     for name in _ID.findall(text):
         terms.append(query.Term("id", name.lower(), boost=10.0))
         terms.append(query.Term("aliases", name.lower(), boost=10.0))
@@ -269,4 +282,29 @@ def build_query(text: str) -> Any:
                 terms.append(query.Term("artifacts", piece))
     if not terms:
         return None
-    return query.Or(terms)
+    return Parsed(query.Or(terms), words, {word: also[word] for word in words if also[word]})
+
+
+def _word_idf(searcher: Any, parsed: Parsed) -> dict[str, float]:
+    """Each query word's weight in coverage: its best idf over the text fields, or, for a word no entry
+    uses, the best idf of the synonyms it was searched by."""
+    def idf(word: str) -> float:
+        return max((searcher.idf(name, word) for name in TEXT_FIELDS if searcher.doc_frequency(name, word)),
+                   default=0.0)
+
+    weights = {}
+    for word in parsed.words:
+        weights[word] = idf(word) or max((idf(s) for s in parsed.related.get(word, ())), default=0.0)
+    return {word: w for word, w in weights.items() if w}
+
+
+def _covered(parsed: Parsed, idf: Mapping[str, float], found: set[str]) -> float:
+    """The idf-weighted query words a document holds: a word in full, a word met only as a synonym at
+    ``SYNONYM_CREDIT``."""
+    total = 0.0
+    for word, weight in idf.items():
+        if word in found:
+            total += weight
+        elif not found.isdisjoint(parsed.related.get(word, ())):
+            total += SYNONYM_CREDIT * weight
+    return total

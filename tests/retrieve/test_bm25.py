@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from whoosh import index as windex
 from whoosh import query as wquery
 
-from loa_memory.retrieve import bm25
+from loa_memory.retrieve import bm25, synonyms
 from loa_memory.retrieve.index import _schema, build_query
 
 WORDS = ["deploy", "deploying", "database", "migration", "migrations", "retry", "queue", "timeout", "cache",
@@ -58,7 +58,7 @@ def test_same_ranking_and_scores_as_whoosh(tmp_path_factory: Any, batches: list[
                                            deletions: list[int], query: str, worlds: list[str] | None,
                                            limit: int) -> None:
     ix = _build(tmp_path_factory.mktemp("ix"), batches, deletions)
-    parsed = build_query(query + " src/db/x.py")
+    parsed = build_query(query + " src/db/x.py", synonyms.table()).query  # synonyms: boosted terms
     with ix.searcher() as searcher:
         theirs = _whoosh(searcher, parsed, limit, worlds)
         ours = _ours(searcher, parsed, limit, worlds)
@@ -71,7 +71,7 @@ def test_words_say_which_query_words_each_document_holds(tmp_path: Path) -> None
     ix = _build(tmp_path, [[{"summary": "database migration", "content": "", "world": "loa"},
                             {"summary": "retry", "content": "queue timeout", "world": "loa"}]], [])
     with ix.searcher() as searcher:
-        scored = bm25.scores(searcher, build_query("database retry timeout").subqueries)
+        scored = bm25.scores(searcher, build_query("database retry timeout").query.subqueries)
         assert scored is not None
         held = [{w for w, mask in scored.words.items() if mask[doc]} for doc in range(2)]
     assert held == [{"databas"}, {"retri", "timeout"}]
@@ -81,6 +81,6 @@ def test_ties_keep_whoosh_order_and_every_tie_at_the_cut(tmp_path: Path) -> None
     same = {"summary": "cache", "content": "", "world": "loa"}
     ix = _build(tmp_path, [[same, same, same, {"summary": "cache cache", "content": "", "world": "loa"}]], [])
     with ix.searcher() as searcher:
-        parsed = build_query("cache")
+        parsed = build_query("cache").query
         ours, theirs = _ours(searcher, parsed, 2, None), _whoosh(searcher, parsed, 2, None)
     assert [key for key, _ in ours] == [key for key, _ in theirs] == ["k3", "k0"]
