@@ -25,16 +25,29 @@ from ..store.times import format_time, now_utc
 from .browse import headline
 from .profiles import profile_weights, select_profile
 from .search import Hit, Retriever, SearchOptions, run
-from .strategy import TaskType, actions, detect_task_type
+from .strategy import TaskType, actions, detect_task_type, same_action
 
-# Calibrated on benchmarks/data/retrieval (tasks vs the corrections' triggers), see docs/retrieval.md:
-CUE_THRESHOLD = 0.43  # a cue fires when the task's cosine to its trigger (plus lift) reaches this
-CUE_MARGIN = 0.12  # ... and is within this of the best cue for the task
-ACTION_LIFT = 0.10  # lift when task and trigger name the same specific action (schema change, ...)
+# Correction cues, calibrated on benchmarks/data/cues and benchmarks/data/retrieval (docs/retrieval.md#recall).
+# A correction's relevance to a task: the better of the task's cosines to its trigger and to its whole text, plus
+# SAME_ACTION_LIFT when task and trigger do the same kind of thing to the same kind of object, plus COVERAGE_SHARE
+# times the share of the task's words (synonyms included) the correction holds. It fires when that stands
+# CUE_STANDOUT deviations above the task's relevance to a typical memory of the grimoire (cosine to its text plus
+# the same word term), and is within CUE_MARGIN of the best correction.
+CUE_STANDOUT = 3.5
+CUE_MARGIN = 0.05
+SAME_ACTION_LIFT = 0.10
+COVERAGE_SHARE = 0.3
+TYPICAL_PRIOR = (0.1, 0.1, 20)  # mean and deviation of a typical memory's relevance, worth this many memories
+LEXICAL_DEPTH = 300  # word matches beyond this many entries add nothing worth counting
+# Preference cues: the task's cosine to the preference's context and headline (plus ACTION_LIFT for a shared
+# specific action) reaches PREFERENCE_THRESHOLD and is within PREFERENCE_MARGIN of the best preference.
+PREFERENCE_THRESHOLD = 0.43
+PREFERENCE_MARGIN = 0.12
+ACTION_LIFT = 0.10
 SPECIFIC_ACTIONS = frozenset({"schema-change", "data-deletion", "dependency-change", "credentials", "git-history",
                               "release", "datetime", "email"})
 RELEVANCE_FLOOR = 0.3  # index entries below this fused score are noise, not memory
-MAX_CORRECTIONS = 3
+MAX_CORRECTIONS = 2
 MAX_PREFERENCES = 2
 TIMELINE = 5
 
@@ -98,9 +111,49 @@ class Recall:
     weights: dict[str, Any] = field(default_factory=dict)
 
 
-def _cues(retriever: Retriever, task: str, task_vector: Any, category: str, now: datetime) -> list[Cue]:
+def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
+    """The corrections whose trigger the task is about to pull, best first."""
+    import numpy as np
+
     grimoire = retriever.grimoire
-    candidates = [e for e in grimoire.of_category(category) if not e.archived and grimoire.status(e, now) == "active"]
+    candidates = [e for e in grimoire.of_category("correction")
+                  if not e.archived and grimoire.status(e, now) == "active"]
+    if not candidates:
+        return []
+    cosine = dict(retriever.semantic(task))
+    coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
+    mean, deviation = _typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    triggers = [_cue_text(e) for e in candidates]
+    to_trigger = retriever.vectors(triggers, cache=True) @ task_vector
+    scored = []
+    for n, entry in enumerate(candidates):
+        key = grimoire.key_of(entry) or ""
+        shared = same_action(task, triggers[n])
+        relevance = (max(float(to_trigger[n]), cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
+                     + COVERAGE_SHARE * coverage.get(key, 0.0))
+        scored.append(Cue(entry, relevance, shared))
+    best = max(c.relevance for c in scored)
+    cues = [c for c in scored
+            if (c.relevance - mean) / deviation >= CUE_STANDOUT and c.relevance >= best - CUE_MARGIN]
+    cues.sort(key=lambda c: -c.relevance)
+    return cues
+
+
+def _typical(relevance: Any) -> tuple[float, float]:
+    """Mean and deviation of the task's relevance to the grimoire's memories, pulled towards TYPICAL_PRIOR when
+    there are few of them."""
+    prior_mean, prior_deviation, weight = TYPICAL_PRIOR
+    n = len(relevance)
+    mean = (float(relevance.sum()) + weight * prior_mean) / (n + weight)
+    spread = float(((relevance - relevance.mean()) ** 2).sum()) if n else 0.0
+    return mean, max(((spread + weight * prior_deviation**2) / (n + weight)) ** 0.5, 1e-6)
+
+
+def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
+    """The preferences whose context the task falls in, best first."""
+    grimoire = retriever.grimoire
+    candidates = [e for e in grimoire.of_category("preference")
+                  if not e.archived and grimoire.status(e, now) == "active"]
     if not candidates:
         return []
     task_actions = actions(task)
@@ -112,7 +165,7 @@ def _cues(retriever: Retriever, task: str, task_vector: Any, category: str, now:
         lift = ACTION_LIFT if shared & SPECIFIC_ACTIONS else 0.0
         scored.append(Cue(entry, float(similarity[n]) + lift, frozenset(shared)))
     best = max(c.relevance for c in scored)
-    cues = [c for c in scored if c.relevance >= CUE_THRESHOLD and c.relevance >= best - CUE_MARGIN]
+    cues = [c for c in scored if c.relevance >= PREFERENCE_THRESHOLD and c.relevance >= best - PREFERENCE_MARGIN]
     cues.sort(key=lambda c: -c.relevance)
     return cues
 
@@ -143,8 +196,8 @@ def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None 
     if selection.warning:
         result.warnings.append(selection.warning)
     task_vector = retriever.vectors([options.task])[0]
-    result.corrections = _cues(retriever, options.task, task_vector, "correction", moment)[:MAX_CORRECTIONS]
-    result.preferences = _cues(retriever, options.task, task_vector, "preference", moment)[:MAX_PREFERENCES]
+    result.corrections = _corrections(retriever, options.task, task_vector, moment)[:MAX_CORRECTIONS]
+    result.preferences = _preferences(retriever, options.task, task_vector, moment)[:MAX_PREFERENCES]
     cue_ids = {c.entry.id for c in [*result.corrections, *result.preferences]}
     ranked = [h for h in found.hits if h.entry.id not in cue_ids and h.score >= RELEVANCE_FLOOR
               and h.entry.category not in ("correction", "preference")]

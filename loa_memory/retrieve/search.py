@@ -82,6 +82,7 @@ class Retriever:
         self.embedded_now = 0
         self.unembedded = 0
         self._sidecar: Any = None
+        self._queries: dict[str, Any] = {}
         self.is_fallback = False
 
     def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
@@ -187,7 +188,11 @@ class Retriever:
         """Unit vectors of ``texts`` (cached in the sidecar when ``cache``: short cue texts, not queries)."""
         sidecar = self.sidecar()
         if not cache:
-            return sidecar.embedder.embed(list(texts))
+            if len(texts) != 1:
+                return sidecar.embedder.embed(list(texts))
+            if texts[0] not in self._queries:  # recall asks for one task's vector several times
+                self._queries[texts[0]] = sidecar.embedder.embed(list(texts))
+            return self._queries[texts[0]]
         from .embed import text_hash
 
         hashes = [text_hash(t) for t in texts]

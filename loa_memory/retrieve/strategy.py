@@ -78,3 +78,91 @@ def detect_task_type(text: str) -> TaskType:
 def actions(text: str) -> frozenset[str]:
     """The action types a task or trigger text mentions."""
     return frozenset(name for name, pattern in ACTIONS.items() if _compiled(pattern).search(text))
+
+
+# What a task does and to what, in general terms: a correction's trigger ("drop a column from a database table")
+# and a task that does it ("write an alembic migration that gets rid of the is_legacy attribute") share a kind of
+# action (remove) on a kind of thing (schema) even when they share no word. Each class is a regex over the text.
+VERBS: dict[str, str] = {
+    "remove": r"\b(?:drop|remov|delet|purg|wip|eras|nuk|strip|retir|decommission|truncat|flush|discard|prun|kill|"
+              r"destroy|deprecat|sunset)\w*|\bget(?:s|ting)? rid of|\bclean\w* (?:up|out)|\bclear\w* (?:out|down)|"
+              r"\btear\w* down|\bempty(?:ing)?\b|\brm\b",
+    "rename": r"\brenam\w*|\b(?:so|that) (?:it'?s|it is|they'?re) (?:called|named)|\bcall(?:ed)? it\b",
+    "create": r"\b(?:add|creat|introduc|insert|expos|provision|regist|generat|implement|build|writ|enabl|allow|"
+              r"support)\w*|\bset\w* up\b|\bnew\b|\blet (?:customers|users|people|support|admins)\b",
+    "change": r"\b(?:chang|modif|alter|updat|switch|edit|tweak|adjust|rais|lower|reduc|increas|shrink|grow|convert|"
+              r"replac|mov|migrat|tighten|loosen|extend|shorten|lengthen|resiz|scal)\w*|\bset\b|\bmake\b|"
+              r"\bpoint\w* .{0,40}\b(?:at|to)\b|\bfrom \S+ (?:down |up )?to \S+",
+    "upgrade": r"\b(?:upgrad|bump)\w*|\bfrom v?\d+(?:\.\d+)* to v?\d+|\b(?:latest|newer|next major) version|"
+               r"\bmove (?:us |it )?to v?\d",
+    "revert": r"\broll\w* ?back\b|\brevert\w*|\bdowngrad\w*|\bundo\w*|\bgo back to\b|\bback out\b",
+    "release": r"\b(?:deploy|releas|ship|publish|launch|submit)\w*|\broll\w* ?out\b|\bgo(?:es|ing)? live\b|"
+               r"\bpush\w* .{0,40}\b(?:prod\w*|fleet|servers|everyone|all users|store)\b|\bcut a release\b",
+    "rotate": r"\b(?:rotat|revok|reissu|renew|regenerat|cycl)\w*|"
+              r"\breplac\w* .{0,40}\b(?:key|token|secret|credential|password|cert)\w*|\bleak\w*",
+    "commit": r"\b(?:commit|check\w* in|version[- ]control)\w*|\bpush\w* .{0,30}\b(?:repo|git|github|branch)\b|"
+              r"\badd\w* .{0,30}\bto (?:git|the repo)",
+    "overwrite-history": r"\bforce[- ]?push\w*|--force\b|\boverwrit\w*|\brewrit\w* (?:the )?history|\breset --hard|"
+                         r"\bmatch (?:my|our) local",
+    "skip": r"\b(?:skip|disabl|ignor|mute|quarantin|silenc)\w*|\bxfail\b|\bcomment\w* out\b|\bturn\w* off\b|"
+            r"\bmark\w* .{0,30}\b(?:flaky|xfail|skip)",
+    "rerun": r"\bre-?(?:run|try|start|trigger|send|play|queue|process)\w*|\btry again\b|\bkick\w* .{0,15}\boff again\b|"
+             r"\bstart\w* .{0,15}\bagain\b|\bresum\w*",
+    "send": r"\b(?:send|sent|email|blast|notif|announc|mail|broadcast|messag)\w*",
+    "log": r"\b(?:log|print|dump|trac)\w*|\bverbose\b|\bdebug\w*",
+    "schedule": r"\b(?:schedul|reschedul|cron)\w*|\brun\w* at\b|\bat \d{1,2} ?(?:am|pm)\b|"
+                r"\b(?:every|each) (?:day|night|hour|week|morning)|\bnightly\b",
+}
+OBJECTS: dict[str, str] = {
+    "schema": r"\b(?:column|field|attribute|table|schema|migration|alembic|flyway|liquibase|ddl|index|indices|indexes|"
+              r"constraint|foreign key|not null|nullable|btree)\w*",
+    "rows": r"\b(?:rows?|records?|entries|backfill\w*|populat\w*|existing data|data fix|older than)\b",
+    "database": r"\b(?:database|db|sql|postgres\w*|mysql|sqlite|rds|aurora|mongo\w*|dynamo\w*)\b",
+    "dependency": r"\b(?:dependenc\w*|packages?|librar\w*|libs?|gems?|crates?|modules?|lock ?files?|yarn\.lock|"
+                  r"package-lock\.json|poetry\.lock|gemfile\.lock|go\.(?:mod|sum)|requirements\w*\.txt|npm|yarn|"
+                  r"pnpm|pip|sdk|framework)\b|\bfrom v?\d+(?:\.\d+)* to v?\d+|\b[\w.-]+@\^?\d",  # a version move
+    "release": r"\b(?:releases?|builds?|versions?|v\d+(?:\.\d+)+|deploy\w*|fleet|servers|production|prod|rollout|"
+               r"canary)\b",
+    "secret": r"\b(?:secrets?|credentials?|passwords?|api ?keys?|keys?|tokens?|\.env|cert\w*|private key|ssh key|"
+              r"service account)\b",
+    "flag": r"\b(?:feature[- ]flags?|flags?|toggles?|experiments?)\b",
+    "api": r"\b(?:endpoints?|routes?|handlers?|api|apis|responses?|requests?|params?|parameters?|payloads?|json|"
+           r"graphql|rest|webhooks?)\b|\b(?:get|post|put|patch|delete) /",
+    "auth": r"\b(?:sessions?|log ?in|sign(?:ed)?[- ]?(?:in|out)|logout|jwt|expiry|permissions?|roles?|admins?|auth\w*|"
+            r"password reset|sso|oauth|idle)\b",
+    "infra": r"\b(?:terraform|tf|infrastructure|infra|cloudformation|pulumi|vpc|instance (?:size|type)|workspace|"
+             r"iam)\b",
+    "cluster": r"\b(?:kubernetes|k8s|pods?|replicas?|minreplicas|maxreplicas|hpa|autoscal\w*|limits?|resources?|"
+               r"memory|ram|cpu|helm|nodes?|\d+[mg]i)\b",
+    "dns": r"\b(?:dns|domains?|records?|cname|a record|ttl|nameservers?|route ?53)\b|"
+           r"\b[\w-]+\.(?:com|io|net|org|dev)\b",
+    "test": r"\b(?:tests?|specs?|xfail|ci|pipelines?|suites?|pytest|jest)\b|\btest_\w+",
+    "git": r"\b(?:branch\w*|history|origin|main|master|develop|commits?|rebase|git)\b",
+    "cache": r"\b(?:cach\w*|cdn|redis|memcached?|max-age|cache-control|varnish|cloudfront)\b",
+    "time": r"\b(?:dates?|times?|timezones?|tz|utc|midnight|today|yesterday|daily|nightly|timestamps?|"
+            r"\d{1,2} ?(?:am|pm)|calendar|dst)\b",
+    "email": r"\b(?:e-?mails?|mail\w*|newsletters?|announcements?|digests?|notifications?|every (?:customer|user)|"
+             r"all (?:customers|users))\b",
+    "logging": r"\b(?:logs?|logg\w*|log level|verbose|debug|payloads?|bodies|body|pii|stdout)\b",
+    "frontend": r"\b(?:frontend|front-end|assets?|static|bundles?|webpack|vite|css|js|javascript|cache headers)\b",
+    "mobile": r"\b(?:ios|android|app ?store|play store|testflight|mobile|app builds?|apk|ipa)\b",
+    "queue": r"\b(?:queues?|sqs|kafka|rabbit\w*|messages?|backlog|consumers?|workers?|dead[- ]letter|dlq|topics?)\b",
+    "job": r"\b(?:cron\w*|jobs?|scheduled|schedules?|exports?|batch|nightly|weekly|digest)\b",
+    "upload": r"\b(?:uploads?|attach\w*|files?|pictures?|images?|avatars?|photos?)\b",
+    "search": r"\b(?:elasticsearch|elastic|opensearch|solr|search index|mappings?|analy[sz]ers?|reindex\w*|ngram)\b",
+    "billing": r"\b(?:prices?|pricing|plans?|subscriptions?|stripe|billing|invoices?|charges?)\b|\$\d+",
+}
+
+
+def same_action(task: str, trigger: str) -> frozenset[str]:
+    """The ``verb:object`` classes a task and a trigger share (empty unless they share both a kind of action and a
+    kind of thing acted on)."""
+    verbs = _classes(task, "verbs") & _classes(trigger, "verbs")
+    things = _classes(task, "objects") & _classes(trigger, "objects")
+    return frozenset(f"{verb}:{thing}" for verb in verbs for thing in things)
+
+
+@functools.lru_cache(maxsize=4096)
+def _classes(text: str, kind: Literal["verbs", "objects"]) -> frozenset[str]:
+    table = VERBS if kind == "verbs" else OBJECTS
+    return frozenset(name for name, pattern in table.items() if _compiled(pattern).search(text))

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from loa_memory.retrieve.rank import Weights, fuse
-from loa_memory.retrieve.strategy import actions, detect_task_type
+from loa_memory.retrieve.strategy import actions, detect_task_type, same_action
 from tests.fixtures import Cli
 
 MEMORIES = [
@@ -98,6 +98,27 @@ def test_action_taxonomy_matches_rewordings() -> None:
     assert "schema-change" in actions("write a migration that drops the legacy_flag column") & \
         actions("drop a column from a database table")
     assert not actions("update the README wording") & {"schema-change", "data-deletion"}
+
+
+@pytest.mark.parametrize(("task", "trigger", "shared"), [
+    ("write an alembic migration that gets rid of the is_legacy attribute", "drop a column from a database table",
+     "remove:schema"),
+    ("rm yarn.lock and reinstall everything", "delete the lockfile to fix resolution errors", "remove:dependency"),
+    ("bump react-router from v5 to v6", "upgrade a dependency to a new major version", "upgrade:dependency"),
+    ("make origin/develop match my local history exactly", "force push to a shared branch", "overwrite-history:git"),
+    ("mark test_refund_flow as xfail so CI goes green", "skip a failing test to unblock the pipeline", "skip:test"),
+])
+def test_same_action_across_rewordings(task: str, trigger: str, shared: str) -> None:
+    assert shared in same_action(task, trigger)
+
+
+@pytest.mark.parametrize(("task", "trigger"), [
+    ("add an index to the orders table", "drop a column from a database table"),  # same object, other action
+    ("drop the stale rows from the cache", "bump a dependency to a new major version"),
+    ("update the README wording", "force push to a shared branch"),
+])
+def test_same_action_needs_both_action_and_object(task: str, trigger: str) -> None:
+    assert not same_action(task, trigger)
 
 
 def test_recency_and_confidence_factors_are_bounded() -> None:
