@@ -7,6 +7,11 @@ need the length and character mix of a generated key. Fails: ``password: hunter2
 ``postgres://app:Tr0ub4dor&3@db.internal/app``, ``Authorization: Bearer 8f2k...``.
 Passes: ``password: ${DB_PASSWORD}``, ``export GITHUB_TOKEN``, ``GITHUB_TOKEN is required``,
 ``max_tokens: 4096``, ``secretName: db-credentials``, ``password=args.password``.
+
+A name/value pair (``- name: DB_PASSWORD`` then ``value: ...``, ``{"key": "Authorization", "value": ...}``)
+counts as an assignment; so do a tool's password flag (``mysql -p...``, ``sshpass -p``, ``redis-cli -a``)
+and 32 hex digits near "twilio". Public keys, data-structure keys (``cache key: ...``) and YAML tags
+(``!secret db_password``) are not secrets.
 """
 
 from __future__ import annotations
@@ -49,6 +54,17 @@ _KEY_PREFIXES = ("api", "access", "secret", "private", "auth", "master", "signin
 _TOKEN_PREFIXES = ("access", "auth", "refresh", "bearer", "api", "bot", "session", "id", "oauth", "personal",
                    "deploy", "service", "app", "client", "csrf", "xsrf", "jwt", "slack", "github", "gitlab")
 _PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw")
+# A key named for something public is never a secret's name: public_key, deploy_pubkey, publishableKey.
+_PUBLIC_SEGMENTS = frozenset({"public", "pub", "pubkey", "publickey", "publishable"})
+# Words that make "X key" a data-structure key: cache key, sort key, partition key, idempotency key.
+_DATA_KEY_MODIFIERS = frozenset({
+    "cache", "sort", "partition", "foreign", "lookup", "map", "idempotency", "dedupe", "dedup", "unique",
+    "index", "hash", "routing", "shard", "row", "range", "cursor", "composite", "object", "dict", "column",
+    "table", "translation", "i18n", "group", "join", "cluster", "bucket", "kv", "redis", "s3",
+})
+# Values that are public keys, whatever they are assigned to: "ssh-ed25519 AAAAC3Nza...", an age recipient.
+_PUBLIC_KEY_PREFIXES = ("ssh-rsa", "ssh-ed25519", "ssh-dss", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-", "AAAAB3NzaC1",
+                        "AAAAC3NzaC1", "AAAAE2VjZHNh", "age1")
 
 
 @cache
@@ -67,8 +83,14 @@ def _re_filler() -> re.Pattern[str]:
 
 
 def _segments(key: str) -> list[str]:
+    """``storageAccountKey1`` -> storage, account, key: a number after key1, secret2, token3 names a slot."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key)
-    return [s for s in re.split(r"[_.\-]+", spaced.lower()) if s]
+    return [_slot_word(s) for s in re.split(r"[_.\-]+", spaced.lower()) if s]
+
+
+def _slot_word(segment: str) -> str:
+    word = segment.rstrip("0123456789")
+    return word if word in ("key", "secret", "token", "password", "apikey") else segment
 
 
 def _key_span(text: str, start: int, end: int) -> tuple[int, int]:
@@ -132,7 +154,43 @@ def _assignments(texts: Texts, key_start: int, key_end: int) -> list[tuple[str, 
         got = _value_at(text, gap.end(), limit) if gap else None
         if got is not None and _is_strong(got[0]):
             out.append((*got, True))
+    paired = _paired_value(text, key_start, key_end)
+    if paired is not None:
+        out.append((*paired, False))
     return out
+
+
+@cache
+def _re_pair_name() -> re.Pattern[str]:
+    return re.compile(r"(?i)(?<![A-Za-z0-9_])(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
+
+
+@cache
+def _re_pair_value() -> re.Pattern[str]:
+    return re.compile(r"(?i)(?<![A-Za-z0-9_])value[\"']?[ \t]*[:=][ \t]*")
+
+
+def _is_pair_name(text: str, key_start: int) -> bool:
+    """The key is itself a value: ``- name: DB_PASSWORD``, ``{"key": "Authorization", ...}``."""
+    if key_start == 0 or text[key_start - 1] not in " \t\"':=":
+        return False
+    before = text[max(0, key_start - 12):key_start].lower()
+    return ("name" in before or "key" in before) and bool(_re_pair_name().search(before))
+
+
+def _paired_value(text: str, key_start: int, key_end: int) -> tuple[str, int, int, bool] | None:
+    """The value of a name/value pair (Kubernetes env, ECS, Postman headers) whose name is the key."""
+    if not _is_pair_name(text, key_start):
+        return None
+    window_end = min(len(text), key_end + 160)
+    v = _re_pair_value().search(text, key_end, window_end)
+    if v is None:
+        return None
+    between = text[key_end:v.start()]
+    if between.count("\n") > 2 or "name" in between.lower():
+        return None  # the next pair's value, not this one's
+    line_end = text.find("\n", v.end())
+    return _value_at(text, v.end(), len(text) if line_end < 0 else line_end)
 
 
 @cache
@@ -152,12 +210,27 @@ def _is_strong(value: str) -> bool:
             and char_classes(value) >= 3) or looks_random(value, min_len=16)
 
 
+@cache
+def _re_yaml_tag() -> re.Pattern[str]:
+    # !secret db_password (Home Assistant), !vault |, !env_var DB_PASS, !Ref DbPassword, !Sub ...
+    return re.compile(r"![A-Za-z_]+(?:[.:][A-Za-z_]+)?")
+
+
+def _is_reference(v: str, quoted: bool) -> bool:
+    """A value that points at the secret instead of holding it, or a public key."""
+    if v.startswith(_PUBLIC_KEY_PREFIXES):
+        return True
+    return not quoted and (v.startswith(("$", "%")) or bool(_re_yaml_tag().fullmatch(v)))
+
+
 def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
     v = value.strip()
     if not 4 <= len(v) <= 128 or is_placeholder(v) or v[0] in "/~" or v.startswith(("./", "file:", "http")):
         return False
-    if not quoted and (is_code_reference(v) or v.startswith(("$", "%"))):
+    if _is_reference(v, quoted) or (not quoted and is_code_reference(v)):
         return False
+    if prose and _re_email_like().match(v):
+        return False  # "password reset link sent to jane@...": the email detector reports it
     has_symbol = any(not c.isalnum() for c in v)
     has_digit = any(c.isdigit() for c in v)
     if v.isalpha():
@@ -170,11 +243,12 @@ def _is_password_value(value: str, quoted: bool, prose: bool) -> bool:
 
 
 def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
-    if not _may_assign(texts.lower, m.end(), 3) and not texts.text.startswith((" ", "\t"), m.end()):
-        return None
     text = texts.text
-    word = m.group(0)
     s, e = m.start(), m.end()
+    if not _may_assign(texts.lower, e, 3) and not text.startswith((" ", "\t"), e) and not _is_pair_name(
+            text, _key_span(text, s, e)[0]):
+        return None
+    word = m.group(0)
     if word in ("pass", "pw", "pwd") and (
             (s > 0 and text[s - 1].isalpha()) or (e < len(text) and text[e].isalpha())):
         return None
@@ -189,6 +263,13 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
     return None
 
 
+@cache
+def _re_secret_suffix() -> re.Pattern[str]:
+    """apikey, clientsecret, refreshtoken ... at the end of a key's joined segments."""
+    prefixes = "|".join(sorted({re.escape(p) for p in _KEY_PREFIXES + _TOKEN_PREFIXES}, key=len, reverse=True))
+    return re.compile(f"(?:{prefixes})(?:key|token|secret)\\Z")
+
+
 def _key_strength(texts: Texts, ks: int, ke: int) -> int:
     """2 for a clearly secret name (api_key, client_secret, token), 1 for a bare key, 0 for no secret."""
     segs = _segments(texts.text[ks:ke])
@@ -198,8 +279,10 @@ def _key_strength(texts: Texts, ks: int, ke: int) -> int:
     prev = _previous_word(texts, ks)
     joined = "".join(segs)
     last = segs[-1]
-    if last in _SECRET_BASES or any(joined.endswith(p + b) for p in _KEY_PREFIXES + _TOKEN_PREFIXES
-                                    for b in ("key", "token", "secret")):
+    if _PUBLIC_SEGMENTS.intersection(segs) or prev in _PUBLIC_SEGMENTS or (last == "key" and (
+            segs[-2] if len(segs) > 1 else prev) in _DATA_KEY_MODIFIERS):
+        return 0
+    if last in _SECRET_BASES or _re_secret_suffix().search(joined):
         if last in ("auth", "pat") and len(segs) == 1 and prev not in _KEY_PREFIXES:
             return 1
         return 2
@@ -232,7 +315,7 @@ def _re_email_like() -> re.Pattern[str]:
 
 def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
     v = value.strip()
-    if len(v) < 8 or len(v) > 512 or is_placeholder(v) or v[0] in "/~$%" or "://" in v:
+    if len(v) < 8 or len(v) > 512 or is_placeholder(v) or v[0] in "/~" or "://" in v or _is_reference(v, quoted):
         return False
     if v.startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")):
         return False
@@ -249,14 +332,25 @@ def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
 
 
 def _refine_kind(texts: Texts, ks: int, value: str) -> str:
-    line = texts.lower[texts.lower.rfind("\n", 0, ks) + 1:ks + 80]
-    is_aws = "aws" in line or "akia" in line or "secretaccesskey" in line.replace("_", "")
+    low = texts.lower
+    line_start = low.rfind("\n", 0, ks) + 1
+    line = low[line_start:ks + 80]
+    # The vendor may be named a few lines up: provider "aws" {, twilio:, a [profile] section.
+    above = line_start
+    for _ in range(3):
+        if above > 0:
+            above = low.rfind("\n", 0, above - 1) + 1
+    near = low[above:ks + 80]
+    is_aws = "aws" in near or "akia" in near or "secretaccesskey" in line.replace("_", "")
     if is_aws and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
         return "aws-secret-access-key"
-    if "twilio" in line and re.fullmatch(r"[0-9a-f]{32}", value):
+    if "twilio" in near and re.fullmatch(r"[0-9a-f]{32}", value):
         return "twilio-auth-token"
     if "azure" in line or "accountkey" in line or ("client_secret" in line and "tenant" in line):
         return "azure-secret"
+    if re.fullmatch(r"[A-Za-z0-9+/]{86}==", value) and any(w in near for w in ("azure", "storage", "account",
+                                                                                 "az ")):
+        return "azure-secret"  # a storage account key: 64 bytes of base64
     return "generic-secret"
 
 
@@ -281,11 +375,27 @@ def _may_assign(low: str, pos: int, min_len: int) -> bool:
     return False
 
 
+@cache
+def _re_bare_value() -> re.Pattern[str]:
+    return re.compile(r"[ \t]+(\S{16,})")
+
+
+def _is_bare_value_next(text: str, key_end: int) -> bool:
+    """Cheap test for ``key VALUE`` with no separator: a long token that is not a word."""
+    b = _re_bare_value().match(text, key_end)
+    return b is not None and not b.group(1).isalpha()
+
+
 def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
-    if not _may_assign(texts.lower, m.end(), 8):
-        return None
     text = texts.text
+    assigned = _may_assign(texts.lower, m.end(), 8)
     ks, ke = _key_span(text, m.start(), m.end())
+    if not assigned:
+        if ke == len(text) or text[ke] in "\"'\r\n":
+            if not _is_pair_name(text, ks):  # "- name: AWS_SECRET_ACCESS_KEY\n  value: ..."
+                return None
+        elif not (_is_bare_value_next(text, ke) and _key_strength(texts, ks, ke) == 2):
+            return None  # "aws_secret_access_key AbC...": with no separator, only a clearly secret name
     if any(w in texts.lower[ks:ke] for w in _PASSWORD_WORDS[:4]):
         return None  # the password detector owns these names
     segs = _segments(text[ks:ke])
@@ -321,12 +431,26 @@ def _check_url(m: re.Match[str], texts: Texts) -> Found | None:
 
 @cache
 def _re_auth_value() -> re.Pattern[str]:
-    return re.compile(r"(?i)[\"']?[ \t]*[:=][ \t]*[\"']?(basic|bearer|token|digest|apikey|api-key|sso-key)"
-                      r"[ \t]+([A-Za-z0-9._~+/:=-]{8,})")
+    # "Authorization: Basic ...", and nginx's proxy_set_header Authorization "Basic ..." with no colon.
+    return re.compile(r"(?i)[\"']?(?:[ \t]*[:=])?[ \t]*[\"']?" + _AUTH_SCHEME)
+
+
+_AUTH_SCHEME = r"(?i:(basic|bearer|token|digest|apikey|api-key|sso-key))[ \t]+([A-Za-z0-9._~+/:=-]{8,})"
+
+
+@cache
+def _re_auth_scheme() -> re.Pattern[str]:
+    return re.compile(_AUTH_SCHEME)
 
 
 def _check_authorization(m: re.Match[str], texts: Texts) -> Found | None:
-    a = _re_auth_value().match(texts.text, m.end())
+    text = texts.text
+    a = _re_auth_value().match(text, m.end())
+    if a is None and _is_pair_name(text, m.start()):
+        # {"key": "Authorization", "value": "Basic ..."}: a header as a name/value pair
+        got = _paired_value(text, m.start(), m.end())
+        if got is not None:
+            a = _re_auth_scheme().match(text, got[1])
     if a is None:
         return None
     return _auth_found(a.group(1).lower(), a.group(2), a.start(2), a.end(2))
@@ -393,8 +517,58 @@ def _check_aws_pair(m: re.Match[str], texts: Texts) -> Found | None:
     return None
 
 
+_HASH_WORDS = ("sha", "md5", "etag", "hash", "checksum", "digest", "commit", "request", "trace", "uuid", "guid")
+
+
+@cache
+def _re_hex32() -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_-])[0-9a-f]{32}(?![A-Za-z0-9_-])")
+
+
+def _check_twilio(m: re.Match[str], texts: Texts) -> Found | None:
+    """A Twilio auth token has no prefix: 32 hex digits on a line naming Twilio or just below it."""
+    text = texts.text
+    end = m.end()
+    for _ in range(4):  # the rest of the line and three more (twilio:\n  auth_token: ...)
+        nl = text.find("\n", end)
+        if nl < 0:
+            end = len(text)
+            break
+        end = nl + 1
+    for h in _re_hex32().finditer(text, text.rfind("\n", 0, m.start()) + 1, min(end, m.end() + 400)):
+        before = texts.lower[max(0, h.start() - 12):h.start()]
+        if looks_random(h.group(0)) and not any(w in before for w in _HASH_WORDS):
+            return Found("twilio-auth-token", h.start(), h.end())
+    return None
+
+
+# Tools that take a password as a flag's value: mysql -pSECRET (glued), sshpass -p SECRET, redis-cli -a SECRET.
+_CLI_PASSWORD_FLAGS = (("mysql", "-p", False), ("mariadb", "-p", False), ("sshpass", "-p", True),
+                       ("redis-cli", "-a", True))
+
+
+def _check_cli_password(m: re.Match[str], texts: Texts) -> Found | None:
+    text = texts.text
+    flag = m.group(0)[1:]
+    pos = m.end()
+    line = texts.lower[texts.lower.rfind("\n", 0, m.start()) + 1:m.start()]
+    for tool, tool_flag, spaced in _CLI_PASSWORD_FLAGS:
+        if tool_flag != flag or tool not in line:
+            continue
+        if text.startswith((" ", "\t"), pos):
+            if not spaced:
+                return None  # mysql -p alone prompts; what follows is the database
+            while pos < len(text) and text[pos] in " \t":
+                pos += 1
+        line_end = text.find("\n", pos)
+        got = _value_at(text, pos, len(text) if line_end < 0 else line_end)
+        if got is not None and _is_password_value(got[0], got[3], False):
+            return Found("password", got[1], got[2])
+    return None
+
+
 def _check_azure_key(m: re.Match[str], texts: Texts) -> Found | None:
-    v = m.group(1)
+    v = texts.text[m.start(1):m.end(1)]  # the match is on the lower-case view
     if is_placeholder(v) or len(v) < 40:
         return None
     return Found("azure-secret", m.start(1), m.end(1))
@@ -406,6 +580,9 @@ DETECTORS: tuple[Detector, ...] = (
              priority=12),
     Detector("generic-secret", "secret assigned to a secret-like name", r"secret|token|key|cred|auth|login",
              view="lower", check=_check_keyword, priority=14),
+    Detector("password", "password given on a command line", r" -[pa]",
+             check=_check_cli_password, priority=12),
+    Detector("twilio-auth-token", "Twilio auth token", r"twilio", view="lower", check=_check_twilio, priority=6),
     Detector("url-credentials", "credentials in a URL", r"://", check=_check_url, priority=8),
     Detector("http-auth", "HTTP Authorization header", r"authorization", view="lower",
              check=_check_authorization, priority=9),

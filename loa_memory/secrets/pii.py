@@ -123,12 +123,19 @@ def _check_card(m: re.Match[str], texts: Texts) -> Found | None:
         return None
     if seps and not _grouping_ok(raw, next(iter(seps))):
         return None
+    if seps == {" "} and _re_iban_head().search(text, max(0, s - 5), s):
+        return None  # "CH65 2610 3749 ...": the groups of an account number with a failed check
     if not seps and len(digits) not in (15, 16) and not _has_context(
             texts, s, ("card", "cc", "pan", "visa", "mastercard", "amex", "credit", "debit", "payment")):
         return None  # a bare 13- or 19-digit run is as likely a barcode or an id
     if not (_luhn_ok(digits) and _card_brand_ok(digits)):
         return None
     return Found("credit-card", s, e)
+
+
+@cache
+def _re_iban_head() -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2} \Z")
 
 
 def _grouping_ok(raw: str, sep: str) -> bool:
@@ -197,14 +204,30 @@ def _check_ssn(m: re.Match[str], texts: Texts) -> Found | None:
     if not _stands_alone(text, s, e):
         return None
     raw = text[s:e]
-    if raw[3] == " " and not _has_context(texts, s, ("ssn", "social security", "ss#", "tax id", "taxpayer")):
+    if raw[3] == " " and not _has_context(texts, s, _SSN_WORDS):
         return None
     return Found("us-ssn", s, e) if _ssn_ok(raw.replace("-", "").replace(" ", "")) else None
 
 
+_SSN_WORDS = ("ssn", "social security", "ss#", "tax id", "tax_id", "taxid", "tax-id", "taxpayer", "itin")
+
+
 def _check_bare_ssn(m: re.Match[str], texts: Texts) -> Found | None:
-    s = m.end() - 9
-    return Found("us-ssn", s, m.end()) if _ssn_ok(texts.text[s:m.end()]) else None
+    """Nine digits in a row are an SSN only when the line names one, before or just after them."""
+    text = texts.text
+    s, e = m.start(), m.end()
+    if not _stands_alone(text, s, e) or not _ssn_ok(text[s:e]):
+        return None
+    if not (_has_context(texts, s, _SSN_WORDS) or _has_context_after(texts, e, _SSN_WORDS)):
+        return None
+    return Found("us-ssn", s, e)
+
+
+def _has_context_after(texts: Texts, pos: int, words: tuple[str, ...], span: int = 32) -> bool:
+    low = texts.lower
+    line_end = low.find("\n", pos)
+    window = low[pos:min(pos + span, line_end if line_end >= 0 else len(low))]
+    return any(w in window for w in words)
 
 
 def _has_context(texts: Texts, pos: int, words: tuple[str, ...], span: int = 48) -> bool:
@@ -214,8 +237,11 @@ def _has_context(texts: Texts, pos: int, words: tuple[str, ...], span: int = 48)
     return any(w in window for w in words)
 
 
+# "number" alone is not one: build, part, order, serial and account numbers are not phones.
 _PHONE_WORDS = ("phone", "tel", "call", "mobile", "cell", "sms", "whatsapp", "signal", "fax", "text me",
-                "number", "contact", "reach", "ring", "dial", "telefon", "handy", "portable")
+                "my number", "his number", "her number", "their number", "your number", "our number",
+                "'s number", "home number", "work number", "office number", "direct number", "contact", "reach",
+                "ring", "dial", "telefon", "handy", "portable")
 
 
 def _check_phone(m: re.Match[str], texts: Texts) -> Found | None:
@@ -225,8 +251,9 @@ def _check_phone(m: re.Match[str], texts: Texts) -> Found | None:
         return None
     while e > s and not text[e - 1].isdigit():
         e -= 1
-    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:=#$€£"):
-        return None
+    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in "-.+/:=#$€£") and not (
+            text[s - 1] in ":=" and _has_context(texts, s, _PHONE_WORDS)):
+        return None  # but "TEL;TYPE=CELL:+1 312 ...", "phone=(415) ..." name what follows
     if e < len(text) and (is_word_char(text[e]) or (text[e] in "-./:" and text[e + 1:e + 2].isdigit())):
         return None
     raw = text[s:e]
@@ -264,7 +291,8 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
 
     text = texts.text
     s, e = m.start(), m.end()
-    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in ".-+/:=~^<>"):
+    if s > 0 and (is_word_char(text[s - 1]) or text[s - 1] in ".-+/~^<>"
+                  or (text[s - 1] in ":=" and not _is_ip_key(text, s - 1))):
         return None
     if e < len(text) and (is_word_char(text[e]) or (text[e] in ".-" and text[e + 1:e + 2].isalnum())):
         return None
@@ -272,7 +300,8 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
     parts = raw.split(".")
     if any(len(p) > 1 and p[0] == "0" for p in parts) or any(int(p) > 255 for p in parts):
         return None
-    if raw in _PUBLIC_RESOLVERS or not ipaddress.IPv4Address(raw).is_global:
+    ip = ipaddress.IPv4Address(raw)
+    if raw in _PUBLIC_RESOLVERS or not ip.is_global or ip.is_multicast or ip.is_reserved:
         return None
     line_start = text.rfind("\n", 0, s) + 1
     v = _re_version_context().search(text, max(line_start, s - 40), s)
@@ -282,11 +311,20 @@ def _check_ipv4(m: re.Match[str], texts: Texts) -> Found | None:
     return Found("ip-address", s, e)
 
 
+def _is_ip_key(text: str, colon: int) -> bool:
+    """``client_ip=203.0.114.7``, ``addr: ...``: a key right before ':'/'=', not ``image:1.2.3.4``'s tag."""
+    i = colon
+    while i > 0 and (is_word_char(text[i - 1]) or text[i - 1] == "-"):
+        i -= 1
+    return colon - i >= 2 and text[colon - 1] != "=" and (i == 0 or text[i - 1] in " \t\"'{[(,;")
+
+
 @cache
 def _re_version_context() -> re.Pattern[str]:
-    return re.compile(r"(?i)(?:\b(?:version|ver|v|release|rel|build|tag|firmware|python|node|chrome|oid|snmp"
+    # "version" also ends a word: AssemblyVersion("3.2.1.0"), productVersion=, min_version:
+    return re.compile(r"(?i)(?:version|\b(?:ver|v|release|rel|build|tag|firmware|python|node|chrome|oid|snmp"
                       r"|(?:bump(?:ed)?|upgrade[ds]?|downgrade[ds]?|pinned|pin)(?:\s+(?:from|to|at))?)|==|>=|<=|~=|!=|\^"
-                      r"|\d+(?:\.\d+){3}\s*(?:to|->|→|=>))[\s:=\"']*$")
+                      r"|\d+(?:\.\d+){3}\s*(?:to|->|→|=>))[\s:=\"'(]*$")
 
 
 @cache
@@ -330,7 +368,7 @@ DETECTORS: tuple[Detector, ...] = (
              view="digits", check=_check_iban, pii=True, priority=18),
     Detector("us-ssn", "US social security number", r"000-00-0000|000 00 0000", view="digits",
              check=_check_ssn, pii=True, priority=19),
-    Detector("us-ssn", "US social security number", r"ssn[ :#=]*[0-9]{9}(?![0-9])", view="lower",
+    Detector("us-ssn", "US social security number", r"000000000", view="digits",
              check=_check_bare_ssn, pii=True, priority=19),
     Detector("phone", "phone number", r"\+0{1,3}(?:[ .-]?\(0{1,4}\))?(?:[ .-]?0{1,6}){1,7}", view="digits",
              check=_check_phone, pii=True, priority=21),

@@ -104,8 +104,9 @@ DETECTORS: tuple[Detector, ...] = (
     _t("sentry-token", "Sentry auth token", r"sntry[su]_[A-Za-z0-9+/=_]{40,}" + _W, 7),
     _t("grafana-token", "Grafana token", r"gl(?:sa|c)_[A-Za-z0-9+/_=]{32,}" + _W, 5),
     # Infrastructure and developer platforms
-    Detector("azure-client-secret", "Azure client secret", r"Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
-             check=_extend_left("azure-client-secret", r"[A-Za-z0-9_~.]{3}[0-9]"), priority=5),
+    # One kind for every Azure credential (as stripe-key covers webhook secrets): the description says which.
+    Detector("azure-secret", "Azure client secret", r"Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+             check=_extend_left("azure-secret", r"[A-Za-z0-9_~.]{3}[0-9]"), priority=5),
     _t("digitalocean-token", "DigitalOcean token", r"do[opr]_v1_[a-f0-9]{64}" + _W, 7),
     _t("hashicorp-token", "HashiCorp Vault token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _B, 4),
     _t("hashicorp-token", "Terraform Cloud token", r"\.atlasv1\.[A-Za-z0-9_=-]{60,}" + _B, 0),

@@ -26,6 +26,10 @@ PUBLISHED_EXAMPLES = frozenset({
     "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
     "xoxb-not-a-real-token-this-will-not-work",
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    # The Azure Storage emulator's (Azurite) devstoreaccount1 key and the Cosmos DB emulator key:
+    # both fixed and published by Microsoft, so every local setup carries them.
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
 })
 
 # Whole values that stand for "put your secret here" or are well-known defaults rather than secrets.
@@ -41,10 +45,10 @@ _PLACEHOLDER_WORDS = frozenset({
 })
 
 _PLACEHOLDER_HINTS = (
-    "example", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "<", ">", "${", "{{", "}}", "%(",
+    "example", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "<", ">", "${", "{{", "}}",
     "xxxx", "****", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
     "fake", "changeme", "change_me", "notreal", "not_real", "not-real", "todo", "secrets.", "env.", "vault:",
-    "process.env", "os.environ", "getenv", "env(", "env[", "$(",
+    "process.env", "os.environ", "getenv", "env(", "env[",
 )
 
 _SEQUENCES = ("0123456789", "1234567890", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop")
@@ -55,6 +59,13 @@ def _re_var_ref() -> re.Pattern[str]:
     # $VAR, ${VAR}, %VAR%, $env:VAR, {VAR}, <VAR>, [VAR], :var (a bind parameter)
     return re.compile(r"^(?:\$\{?[A-Za-z_][\w.:-]*\}?|%[A-Za-z_]\w*%|\$env:\w+|\{[\w.]+\}|<[^<>]*>|\[[\w ]+\]"
                       r"|:[a-z_]\w*)$")
+
+
+@cache
+def _re_interpolation() -> re.Pattern[str]:
+    # $(command), %(name)s. Whole, not the two characters: a generated key (Django's alphabet has
+    # $ % and parentheses) holds "$(" or "%(" by chance one time in twenty-five.
+    return re.compile(r"\$\([A-Za-z_][\w .:/'\"-]*\)|%\([A-Za-z_]\w*\)[a-z]")
 
 
 @cache
@@ -75,10 +86,11 @@ def is_placeholder(value: str) -> bool:
         return True
     if any(h in low for h in _PLACEHOLDER_HINTS):
         return True
-    if _re_var_ref().match(v):
+    if _re_var_ref().match(v) or (("$(" in v or "%(" in v) and _re_interpolation().search(v)):
         return True
-    # Masks and fillers: "********", "xxxxxxxx", "0000000000", "ABABABAB".
-    if len(set(low)) <= max(2, len(low) // 8) and len(low) >= 4:
+    # Masks and fillers: "********", "xxxxxxxx", "0000000000", "ABABABAB". Capped, because a long
+    # generated value (a 300-character JWT, 128 hex digits) uses only its alphabet's 16-64 characters.
+    if len(set(low)) <= max(2, min(len(low) // 8, 4)) and len(low) >= 4:
         return True
     return any(s[:8] in low for s in _SEQUENCES) and len(set(low)) < 20
 
@@ -135,7 +147,8 @@ def looks_random(value: str, *, min_len: int = 16) -> bool:
         return False
     if not any(c.isdigit() for c in value) and classes < 3:
         # Letters only, mixed case: "MySecretNameForProd" is a name, "qPzKfTRmWbLx" is random.
-        return ent >= 3.7 and _case_flips(value) >= len(value) // 3
+        # Random case flips about every other letter; a third rejected 2% of random 34-letter bodies.
+        return ent >= 3.7 and _case_flips(value) >= len(value) // 4
     return ent >= 3.0
 
 

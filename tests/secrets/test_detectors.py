@@ -33,7 +33,7 @@ def kinds(text: str) -> list[str]:
     ("AC" + "9f3a7c1e5b2d8f46" * 2, "twilio-account-sid"),
     ("SK" + "f0e1d2c3b4a59687" * 2, "twilio-api-key"),
     ("123456789:AA" + R40[:33], "telegram-bot-token"),
-    ("abc8Q~" + R40[:34], "azure-client-secret"),
+    ("abc8Q~" + R40[:34], "azure-secret"),
     ("9f3a7c1e5b2d8f46" * 2 + "-us12", "mailchimp-key"),
     ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9." + R40[:43], "jwt"),
 ])
@@ -82,6 +82,22 @@ def test_public_keys_and_mentions_are_not_private_keys(text: str) -> None:
     ("aws_secret_access_key = Zq8fK2mP9xL4vT7bN1cR6yW3dH5jS0gE2kA8uQ4z", "aws-secret-access-key"),
     ("TWILIO_AUTH_TOKEN=0f1e2d3c4b5a69788796a5b4c3d2e1f0", "twilio-auth-token"),
     ("AccountName=x;AccountKey=" + (R40 * 3)[:86] + "==;EndpointSuffix=core.windows.net", "azure-secret"),
+    # No separator, name/value pairs, the vendor named on a line above
+    ("aws configure set aws_secret_access_key " + R40 + " --profile ci", "aws-secret-access-key"),
+    ('- name: AWS_SECRET_ACCESS_KEY\n  value: "' + R40 + '"', "aws-secret-access-key"),
+    ('provider "aws" {\n  region = "eu-west-1"\n  secret_key = "' + R40 + '"\n}', "aws-secret-access-key"),
+    ('- name: DB_PASSWORD\n  value: "Kx9$wq2Lz"', "password"),
+    ('client = Client(account_sid, "0f1e2d3c4b5a69788796a5b4c3d2e1f0")  # twilio', "twilio-auth-token"),
+    ("twilio:\n  auth_token: 0f1e2d3c4b5a69788796a5b4c3d2e1f0", "twilio-auth-token"),
+    ("Twilio auth token rotated, new one 0f1e2d3c4b5a69788796a5b4c3d2e1f0", "twilio-auth-token"),
+    ('proxy_set_header Authorization "Basic amVua2luczpRdzNyVHkhOTh4";', "http-auth"),
+    ('{"key": "Authorization", "value": "Basic amVua2luczpRdzNyVHkhOTh4"}', "http-auth"),
+    ("storage account key1 (rotated in May): " + (R40 * 3)[:86] + "==", "azure-secret"),
+    ("mysql -u admin -p'Zx8!pQ2wLm' -e 'select 1'", "password"),
+    ("mysql -uroot -pZx8!pQ2wLm shop", "password"),
+    ("sshpass -p 'Zx8!pQ2wLm' ssh ops@bastion", "password"),
+    ("redis-cli -a Zx8!pQ2wLm ping", "password"),
+    ("SECRET_KEY='%k3#q9z&w+x2m^r7(t-5v=b8n!c4p@j6y*l1f0s_h)e'", "generic-secret"),
 ])
 def test_context_secrets(text: str, kind: str) -> None:
     assert kinds(text) == [kind]
@@ -100,6 +116,16 @@ def test_context_secrets(text: str, kind: str) -> None:
     "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "stripe key: sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
     "sk-learn is not a package", "The password policy requires 12 characters.",
+    "mqtt_password: !secret mqtt_password", "password: !vault |", "api_token: !env_var API_TOKEN",
+    'deploy_pubkey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI' + R40 + '"', "public_key: " + R40 + "Zq",
+    "cache key: node-modules-Linux-" + "9f3a7c1e5b2d8f46" * 4, "CACHE_KEY=pip-" + "9f3a7c1e5b2d8f46" * 4,
+    "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/"
+    "K1SZFPTOtr/KBHBeksoGMGw==",
+    "mysql -u root -p app_db", "mysql -u root -p$MYSQL_PWD app", "mkdir -p build", "ssh -p 2222 host",
+    "proxy_set_header Authorization $http_authorization;", '{"key": "Authorization", "value": "Bearer {{token}}"}',
+    "- name: AWS_SECRET_ACCESS_KEY\n  valueFrom:\n    secretKeyRef: {name: aws, key: secret}",
+    "twilio 9.4.1 md5 0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    'password: "$(cat /run/secrets/db)"',
 ])
 def test_placeholders_and_references_are_not_secrets(text: str) -> None:
     assert kinds(text) == []
@@ -121,6 +147,12 @@ def test_placeholders_and_references_are_not_secrets(text: str) -> None:
     ("SSN 219-09-9998", "us-ssn"),
     ("from 52.14.201.9", "ip-address"),
     ("from 2a01:4f8:c17:3c5a::1", "ip-address"),
+    ("TEL;TYPE=CELL:+1 415-555-0132", "phone"),
+    ("phone=(415) 555-0132", "phone"),
+    ('tax_id: "219099998"', "us-ssn"),
+    ("219099998  # SSN", "us-ssn"),
+    ("WARN rate limited client_ip=52.14.201.9", "ip-address"),
+    ("addr: 52.14.201.9", "ip-address"),
 ])
 def test_pii(text: str, kind: str | None) -> None:
     assert kinds(text) == ([kind] if kind else [])
@@ -133,6 +165,9 @@ def test_pii(text: str, kind: str | None) -> None:
     "203.0.113.9", "2001:db8::1", "fe80::1", "SSN 000-12-3456", "SSN 666-12-3456", "SSN 912-12-3456",
     "SSN 123-00-4567", "SSN 123-45-0000", "4242 4242 4242 4242", "4539 1488 0343 6468", "MEM-20260201-001",
     "EAN 5901234123457", "order 1234-5678-9012", "unix time 1706780000", "mac 00:1a:2b:3c:4d:5e", "8.8.8.8",
+    "build number 2024.0611.7312", "part number 914-27-3365", "invalid IBAN NO12 4539 1488 0343 6467 8",
+    "mDNS 224.0.0.251:5353", "240.1.2.3", '[assembly: AssemblyVersion("3.2.1.0")]', "fileVersion=3.2.1.0",
+    "employee id 219099998", "tax_id: 912345678",
 ])
 def test_pii_lookalikes(text: str) -> None:
     assert kinds(text) == []

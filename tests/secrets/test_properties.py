@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 
 from hypothesis import given, settings
@@ -83,3 +84,32 @@ def test_arbitrary_text_never_crashes_and_never_leaks(text: str) -> None:
     for hit in scan_text(text):
         assert hit.line >= 1 and hit.col >= 1
         assert len(hit.digest) == 64
+
+
+def _b64url(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+@settings(max_examples=100)
+@given(st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", min_size=8, max_size=30),
+       st.integers(0, 400), st.sampled_from([43, 86, 342]))
+def test_jwts_of_any_size_are_flagged(kid: str, pad: int, sig_len: int) -> None:
+    # Long tokens use only the 64-letter base64url alphabet: never mistake them for a "mask".
+    header = _b64url(f'{{"alg":"RS256","typ":"JWT","kid":"{kid}"}}'.encode())
+    claims = _b64url(f'{{"sub":"usr_4k2q","scope":"{"a" * pad}read","iat":1717000000}}'.encode())
+    sig = ("Zq8fK2mP9xL4vT7bN1cR6yW3dH5jS0gE2kA8uQ4z-_" * 9)[:sig_len]
+    assert [h.kind for h in scan_text(f"--token={header}.{claims}.{sig}")] == ["jwt"]
+
+
+@settings(max_examples=200)
+@given(st.integers(0, 2**32))
+def test_django_secret_keys_are_flagged(seed: int) -> None:
+    # Uniformly random (hypothesis' own randoms shrink to "aaaa..."), in Django's get_random_secret_key()
+    # alphabet less "$(", which can read as a shell substitution.
+    rnd = random.Random(seed)
+    key = "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz0123456789!@#%^&*-_=+)") for _ in range(50))
+    # Any kind: "...&pw=b@g..." inside the key can read as a password assignment, which still refuses it.
+    assert scan_text(f"SECRET_KEY = '{key}'")
+

@@ -13,6 +13,7 @@ import json
 import random
 import string
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 R = random.Random(20260201)
@@ -245,9 +246,37 @@ def ipv6() -> str:
         "2001:db8", "2a01:4f8")
 
 
+def jwt_kid() -> str:
+    """A longer token as identity providers issue them: a kid in the header, iss/exp/scope claims."""
+    alg = pick("RS256", "ES256", "PS256")
+    header = b64url(json.dumps({"alg": alg, "typ": "JWT", "kid": rnd(URL, R.choice((16, 22, 27)))}).encode())
+    claims = {"sub": pick("usr_", "svc_", "acct_") + rnd(LO + DG, 16), "iat": R.randint(1600000000, 1800000000),
+              "scope": pick("read write", "admin", "billing:read"), "iss": f"https://{pick('sso', 'auth')}.acme.io"}
+    claims["exp"] = int(claims["iat"]) + 3600
+    return f"{b64url(json.dumps(claims).encode())}".join((header + ".", "." + rnd(URL, 86 if alg == "ES256" else 342)))
+
+
+def django_key() -> str:
+    return rnd("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50)
+
+
+def basic_credentials() -> str:
+    return base64.b64encode(f"{pick('ops', 'partner-acme', 'ci')}:{rnd(AN, 14)}".encode()).decode()
+
+
+def bare_ssn() -> str:
+    return ssn().replace("-", "")
+
+
+def bad_iban() -> str:
+    """An IBAN-shaped string whose groups hold a Luhn-valid card number (its own check fails)."""
+    card = luhn_complete(pick("4", "51", "2221"), 16)
+    return f"{pick('CH', 'NO', 'DE')}{rnd(DG, 2)} {' '.join(card[i:i + 4] for i in range(0, 16, 4))} {rnd(DG, 1)}"
+
+
 # ---- templates ----------------------------------------------------------------------------------
-P: dict[str, tuple[object, list[str]]] = {
-    "aws-access-key-id": (aws_id, [
+P: list[tuple[str, Callable[[], str], list[str]]] = [
+    ("aws-access-key-id", aws_id, [
         "Deploy to eu-west-1 failed: the CI user's key {v} was deactivated by the org SCP.",
         "aws_access_key_id = {v}",
         "export AWS_ACCESS_KEY_ID={v}",
@@ -255,14 +284,14 @@ P: dict[str, tuple[object, list[str]]] = {
         "- summary: S3 uploads use access key {v}\n  category: fact",
         "{{\"AccessKeyId\": \"{v}\", \"Status\": \"Active\"}}",
     ]),
-    "aws-secret-access-key": (aws_secret, [
+    ("aws-secret-access-key", aws_secret, [
         "aws_secret_access_key = {v}",
         "AWS_SECRET_ACCESS_KEY={v}",
         "The AWS secret access key for the backup bucket is {v}",
         "aws secret: {v}",
         "  secretAccessKey: \"{v}\"",
     ]),
-    "github-token": (github, [
+    ("github-token", github, [
         "CI failed because {v} expired on Friday; regenerate it with repo scope.",
         "GITHUB_TOKEN={v}",
         "git clone https://x-access-token:{v}@github.com/acme/api.git",
@@ -270,119 +299,119 @@ P: dict[str, tuple[object, list[str]]] = {
         "  token: {v}",
         "gh auth login --with-token <<< {v}",
     ]),
-    "gitlab-token": (gitlab, [
+    ("gitlab-token", gitlab, [
         "The mirror job authenticates with {v} (scope: read_repository).",
         "GITLAB_TOKEN: {v}",
         "curl --header \"PRIVATE-TOKEN: {v}\" https://gitlab.acme.io/api/v4/projects",
         "Personal access token for the runner: {v}",
     ]),
-    "slack-token": (slack_token, [
+    ("slack-token", slack_token, [
         "The deploy notifier posts with bot token {v}.",
         "SLACK_BOT_TOKEN={v}",
         "slack:\n  token: \"{v}\"",
         "Alerts stopped because {v} was revoked when Sam left.",
     ]),
-    "slack-webhook": (slack_hook, [
+    ("slack-webhook", slack_hook, [
         "Incidents go to {v}",
         "SLACK_WEBHOOK_URL={v}",
         "webhook: {v}  # #ops-alerts",
         "Post the nightly report to the webhook {v} instead of email.",
     ]),
-    "stripe-key": (stripe, [
+    ("stripe-key", stripe, [
         "Deploy failed because STRIPE key {v} was rotated.",
         "STRIPE_SECRET_KEY={v}",
         "stripe.api_key = \"{v}\"",
         "Billing tests run against {v} in the sandbox account.",
         "payments:\n  secret_key: {v}",
     ]),
-    "openai-key": (openai, [
+    ("openai-key", openai, [
         "The summariser calls the API with {v}.",
         "OPENAI_API_KEY={v}",
         "client = OpenAI(api_key=\"{v}\")",
         "Quota errors: key {v} belongs to the old org.",
     ]),
-    "anthropic-key": (anthropic, [
+    ("anthropic-key", anthropic, [
         "ANTHROPIC_API_KEY={v}",
         "The eval harness uses {v}; it is rate limited to 50 rpm.",
         "anthropic.Anthropic(api_key='{v}')",
         "key for claude: {v}",
     ]),
-    "google-api-key": (google_key, [
+    ("google-api-key", google_key, [
         "Maps widget key: {v}",
         "GOOGLE_API_KEY={v}",
         "The geocoder returned 403 because {v} is restricted to the web referrer.",
         "<script src=\"https://maps.googleapis.com/maps/api/js?key={v}\"></script>",
     ]),
-    "google-oauth-client-secret": (gocspx, [
+    ("google-oauth-client-secret", gocspx, [
         "client_secret: {v}",
         "GOOGLE_CLIENT_SECRET={v}",
         "OAuth login broke after the secret {v} was regenerated in the console.",
         "{{\"web\": {{\"client_id\": \"1234-abc.apps.googleusercontent.com\", \"client_secret\": \"{v}\"}}}}",
     ]),
-    "huggingface-token": (hf, [
+    ("huggingface-token", hf, [
         "HF_TOKEN={v}",
         "Model downloads need {v} because the repo is gated.",
         "huggingface-cli login --token {v}",
         "from huggingface_hub import login; login(\"{v}\")",
     ]),
-    "npm-token": (npm, [
+    ("npm-token", npm, [
         "//registry.npmjs.org/:_authToken={v}",
         "NPM_TOKEN={v}",
         "Publishing uses the automation token {v}.",
     ]),
-    "pypi-token": (pypi, [
+    ("pypi-token", pypi, [
         "password = {v}",
         "TWINE_PASSWORD={v}",
         "Upload with the project-scoped token {v}",
         "[pypi]\nusername = __token__\npassword = {v}",
     ]),
-    "sendgrid-key": (sendgrid, [
+    ("sendgrid-key", sendgrid, [
         "SENDGRID_API_KEY={v}",
         "Password reset mails go out through SendGrid with {v}.",
         "sg = SendGridAPIClient('{v}')",
     ]),
-    "twilio-account-sid": (twilio_sid, [
+    ("twilio-account-sid", twilio_sid, [
         "TWILIO_ACCOUNT_SID={v}",
         "SMS verification uses account {v}.",
         "twilio:\n  sid: {v}",
     ]),
-    "twilio-auth-token": (lambda: rnd(HEX, 32), [
+    ("twilio-auth-token", lambda: rnd(HEX, 32), [
         "TWILIO_AUTH_TOKEN={v}",
         "twilio auth token: {v}",
         "The Twilio auth token was {v} until we rotated it on 2026-01-12.",
     ]),
-    "telegram-bot-token": (telegram, [
+    ("telegram-bot-token", telegram, [
         "TELEGRAM_BOT_TOKEN={v}",
         "The on-call bot talks to https://api.telegram.org/bot{v}/sendMessage",
         "Bot token: {v}",
     ]),
-    "azure-secret": (azure_account_key, [
+    ("azure-secret", azure_account_key, [
         "DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey={v};EndpointSuffix=core.windows.net",
         "AZURE_STORAGE_KEY={v}",
         "The blob uploader failed because AccountKey={v} belongs to the old storage account.",
     ]),
-    "azure-client-secret": (azure_client_secret, [
+    ("azure-secret", azure_client_secret, [
         "AZURE_CLIENT_SECRET={v}",
         "The service principal secret {v} expires in March.",
         "az login --service-principal -u 0d3f... -p {v} --tenant acme",
     ]),
-    "mailchimp-key": (mailchimp, [
+    ("mailchimp-key", mailchimp, [
         "MAILCHIMP_API_KEY={v}",
         "Newsletter sync uses the Mailchimp key {v}.",
     ]),
-    "private-key": (private_key, [
+    ("private-key", private_key, [
         "{v}",
         "The deploy key is\n{v}",
         "  \"private_key\": \"{v}\",",
         "ssh_key: |\n  {v}",
     ]),
-    "jwt": (jwt, [
+    ("jwt", jwt, [
         "Reproduce with curl -H 'Authorization: Bearer {v}' https://api.acme.io/me",
         "The session cookie was {v}; it expired because iat was in the future.",
         "id_token={v}",
         "Sample admin token for staging: {v}",
     ]),
-    "password": (PASSWORDS, [
+    ("password", PASSWORDS, [
         "the password is {v}",
         "pw for the staging box: {v}",
         "DB_PASSWORD={v}",
@@ -396,7 +425,7 @@ P: dict[str, tuple[object, list[str]]] = {
         "Remember: the VPN passphrase is {v}",
         "redis_pass = \"{v}\"",
     ]),
-    "url-credentials": (PASSWORDS, [
+    ("url-credentials", PASSWORDS, [
         "DATABASE_URL=postgres://app:{v}@db.prod.acme.io:5432/app",
         "The worker connects to amqp://rabbit:{v}@mq.internal:5672/",
         "mongodb+srv://svc-reporting:{v}@cluster0.ab1cd.mongodb.net/reports",
@@ -404,7 +433,7 @@ P: dict[str, tuple[object, list[str]]] = {
         "redis://:{v}@cache-1.acme.io:6379/0",
         "ftp://deploy:{v}@files.acme.io/incoming",
     ]),
-    "http-auth": (lambda: pick(base64.b64encode(f"{pick('admin', 'ci', 'svc')}:{rnd(AN, 12)}".encode())
+    ("http-auth", lambda: pick(base64.b64encode(f"{pick('admin', 'ci', 'svc')}:{rnd(AN, 12)}".encode())
                                .decode(),
                                rnd(AN + "-._", 40)), [
         "Authorization: Basic {v}",
@@ -412,7 +441,7 @@ P: dict[str, tuple[object, list[str]]] = {
         "headers = {{\"Authorization\": \"Bearer {v}\"}}",
         "The webhook sends Authorization: Token {v}",
     ]),
-    "generic-secret": (lambda: pick(rnd(AN, 32), rnd(HEX, 40), rnd(AN + "-_", 24), rnd(B64, 44)), [
+    ("generic-secret", lambda: pick(rnd(AN, 32), rnd(HEX, 40), rnd(AN + "-_", 24), rnd(B64, 44)), [
         "api_key = \"{v}\"",
         "SENTRY_AUTH_TOKEN={v}",
         "secret: {v}",
@@ -426,7 +455,7 @@ P: dict[str, tuple[object, list[str]]] = {
         "ALGOLIA_ADMIN_KEY={v}",
         "encryption_key: {v}",
     ]),
-    "email": (email, [
+    ("email", email, [
         "Ask {v} before touching the billing schema.",
         "Escalation contact: {v}",
         "Reporter: {v} (customer, EU)",
@@ -434,7 +463,7 @@ P: dict[str, tuple[object, list[str]]] = {
         "owner: {v}",
         "The bug came from a support ticket by {v}.",
     ]),
-    "phone": (phone, [
+    ("phone", phone, [
         "On-call phone: {v}",
         "Call Priya on {v} if the backup job fails twice.",
         "Customer reached us at {v} about the double charge.",
@@ -442,25 +471,25 @@ P: dict[str, tuple[object, list[str]]] = {
         "mobile {v}",
         "Vendor support line {v} (24/7).",
     ]),
-    "credit-card": (card, [
+    ("credit-card", card, [
         "Refund failed for card {v}; the customer asked us to retry.",
         "card_number: \"{v}\"",
         "Customer pasted their card {v} into the chat transcript.",
         "Payment log: pan={v} exp=09/28",
     ]),
-    "iban": (iban, [
+    ("iban", iban, [
         "Payout account: {v}",
         "iban: {v}",
         "The supplier changed bank details to IBAN {v}; verify by phone before paying.",
         "Refund to {v} (SEPA).",
     ]),
-    "us-ssn": (ssn, [
+    ("us-ssn", ssn, [
         "Applicant SSN: {v}",
         "ssn: \"{v}\"",
         "The import failed on row 12 because the SSN {v} was formatted with dashes.",
         "tax id {v}",
     ]),
-    "ip-address": (lambda: pick(ipv4(), ipv4(), ipv4(), ipv6()), [
+    ("ip-address", lambda: pick(ipv4(), ipv4(), ipv4(), ipv6()), [
         "The attacker came from {v}; block it at the WAF.",
         "Production DB is at {v}:5432.",
         "ssh deploy@{v}",
@@ -468,7 +497,46 @@ P: dict[str, tuple[object, list[str]]] = {
         "Customer's office egress IP is {v}.",
         "nginx log: {v} - - [01/Feb/2026:10:30:00 +0000] \"GET /login\"",
     ]),
-}
+    # Added after a blind corpus showed these shapes missed (new values, own phrasing).
+    ("jwt", jwt_kid, [
+        "kubectl config set-credentials deployer --token={v}",
+        "sessionStorage.setItem(\"jwt\", \"{v}\")",
+        "{{\"token_type\": \"Bearer\", \"id_token\": \"{v}\", \"expires_in\": 3600}}",
+        "The gateway logged refresh_token: {v}",
+    ]),
+    ("aws-secret-access-key", aws_secret, [
+        "aws configure set aws_secret_access_key {v} --profile ci",
+        "containers:\n- env:\n  - name: AWS_SECRET_ACCESS_KEY\n    value: \"{v}\"",
+        "provider \"aws\" {{\n  region     = \"eu-central-1\"\n  secret_key = \"{v}\"\n}}",
+    ]),
+    ("twilio-auth-token", lambda: rnd(HEX, 32), [
+        "from twilio.rest import Client; client = Client(account_sid, \"{v}\")",
+        "Twilio: after the leak we rotated the auth token, the new one is {v}",
+        "twilio:\n  region: ie1\n  auth_token: {v}",
+    ]),
+    ("http-auth", basic_credentials, [
+        "proxy_set_header Authorization \"Basic {v}\";",
+        "{{\"key\": \"Authorization\", \"value\": \"Basic {v}\", \"type\": \"text\"}}",
+        "headers:\n  - name: Authorization\n    value: \"Basic {v}\"",
+    ]),
+    ("azure-secret", azure_account_key, [
+        "storage account key2 (regenerated on Monday): {v}",
+        "az storage container list --account-name acmebackups --account-key {v}",
+    ]),
+    ("huggingface-token", hf, ["HF token for the gated model: {v}"]),
+    ("password", PASSWORDS, [
+        "mysql -h db-replica -u report -p'{v}' analytics",
+        "mysqldump -u root -p\"{v}\" shop > shop.sql",
+        "sshpass -p '{v}' ssh deploy@build-7",
+        "redis-cli -h cache-2 -a '{v}' info",
+        "env:\n  - name: DB_PASSWORD\n    value: \"{v}\"",
+    ]),
+    ("generic-secret", django_key, ["SECRET_KEY = '{v}'", "DJANGO_SECRET_KEY=\"{v}\""]),
+    ("phone", phone, ["TEL;TYPE=HOME,VOICE:{v}", "phone={v}"]),
+    ("us-ssn", bare_ssn, ["tax_id: \"{v}\"", "employee record {v}  # SSN", "taxpayer id {v}"]),
+    ("ip-address", ipv4, ["2026-01-09 12:00:01 WARN throttled client_ip={v}", "upstream_addr={v}:443 status=502"]),
+]
+
 
 TRAPS: list[str] = [
     # hashes, ids, digests
@@ -557,6 +625,27 @@ TRAPS: list[str] = [
     "10.0.0.0/8, 172.16.0.0/12 and 192.168.0.0/16 are private", "RFC 5737 reserves 192.0.2.0/24",
     "ticket JIRA-12345", "PR #4521", "issue 12345678", "SKU 4006381333931", "EAN 5901234123457",
     "the cron is 0 0 * * 0", "chmod 0644 file", "offset 0x7ffd5fbff8c0", "tracking 1Z999AA10123456784",
+    # Added after a blind corpus showed these lookalikes flagged.
+    "build number 2026.0117.4412", "part number 914-27-3365", "serial number 3306-118-2290",
+    "deploy_pubkey: \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64s}\"", "signing_public_key = \"{b64}\"",
+    "authorized_key: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC{b64} ops@bastion",
+    "restore cache key: pip-Linux-{sha64}", "CACHE_KEY=deps-macOS-{sha64}", "idempotency key {uuid}",
+    "transfer rejected, invalid IBAN {badiban}",
+    "db_password: !secret db_password", "api_token: !env_var API_TOKEN", "MasterUserPassword: !Ref DbMasterPassword",
+    "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/"
+    "KBHBeksoGMGw==",
+    "Cosmos DB emulator: AccountKey=C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw"
+    "/Jw==",
+    "SSDP discovery on 239.255.255.250:1900", "IGMP all-hosts group 224.0.0.1", "class E 240.12.3.4 is reserved",
+    "[assembly: AssemblyFileVersion(\"4.1.0.2\")]", "productVersion=\"5.2.0.1\"", "min_version: 3.4.1.0",
+    "mkdir -p build/out && ssh -p 2222 deploy@host", "mysql -u root -p app_db", "docker run -p 8080:80 nginx",
+    "mysql -u root -p$MYSQL_ROOT_PASSWORD app", "ls -a /etc",
+    "proxy_set_header Authorization $http_authorization;",
+    "{{\"key\": \"Authorization\", \"value\": \"Bearer {{{{token}}}}\"}}",
+    "- name: AWS_SECRET_ACCESS_KEY\n  valueFrom:\n    secretKeyRef: {{name: aws-creds, key: secret}}",
+    "- name: LOG_LEVEL\n  value: debug", "SECRET_KEY = env('DJANGO_SECRET_KEY')",
+    "twilio-python wheel sha256 {sha64}", "Twilio message SM{md5} delivered", "twilio 9.4.1 md5 {md5}",
+    "employee id 412345678", "tax id 912345678",
 ]
 
 
@@ -568,6 +657,7 @@ def fill(template: str) -> str:
         "uuid_nodash": lambda: uuid.UUID(int=R.getrandbits(128)).hex,
         "ulid": lambda: "01" + rnd("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 24), "b64": lambda: rnd(B64, 60),
         "b64s": lambda: rnd(B64, 40),
+        "badiban": bad_iban,
     }
     for name, make in fields.items():
         while "{" + name + "}" in template:
@@ -578,17 +668,17 @@ def fill(template: str) -> str:
 def main() -> None:
     here = Path(__file__).parent
     rows = []
-    for kind, (gen, templates) in P.items():
+    for kind, gen, templates in P:
         for t in templates:
             for _ in range(2):
-                rows.append({"text": t.format(v=gen()), "kind": kind})  # type: ignore[operator]
+                rows.append({"text": t.format(v=gen()), "kind": kind})
     with (here / "positives.jsonl").open("w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
     with (here / "traps.jsonl").open("w") as f:
         for t in TRAPS:
             for _ in range(2 if any("{" + n + "}" in t for n in ("sha40", "sha7", "sha64", "md5", "uuid",
-                                                                 "ulid", "b64")) else 1):
+                                                                 "ulid", "b64", "badiban")) else 1):
                 f.write(json.dumps({"text": fill(t), "kind": None}) + "\n")
 
 
