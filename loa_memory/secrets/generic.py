@@ -62,6 +62,16 @@ _DATA_KEY_MODIFIERS = frozenset({
     "index", "hash", "routing", "shard", "row", "range", "cursor", "composite", "object", "dict", "column",
     "table", "translation", "i18n", "group", "join", "cluster", "bucket", "kv", "redis", "s3",
 })
+# A noun right after a secret's name makes the phrase about something else: "password reset link sent
+# to ...", "password policy: 12 characters", "host key fingerprint SHA256:...", "API key name: ...".
+_OTHER_THING_NOUNS = frozenset({
+    "reset", "policy", "policies", "manager", "managers", "field", "fields", "hash", "hashes", "hashed",
+    "strength", "rotation", "rule", "rules", "requirement", "requirements", "complexity", "length", "expiry",
+    "expiration", "prompt", "hint", "hints", "input", "form", "label", "placeholder", "validator",
+    "validation", "fingerprint", "fingerprints", "digest", "checksum", "id", "ids", "name", "names", "type",
+    "format", "file", "path", "url", "header", "param", "prefix", "version", "pattern", "regex", "limit",
+    "size", "count", "change", "generator", "md5", "sha1", "sha256", "sha384", "sha512",
+})
 # Values that are public keys, whatever they are assigned to: "ssh-ed25519 AAAAC3Nza...", an age recipient.
 _PUBLIC_KEY_PREFIXES = ("ssh-rsa", "ssh-ed25519", "ssh-dss", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-", "AAAAB3NzaC1",
                         "AAAAC3NzaC1", "AAAAE2VjZHNh", "age1")
@@ -70,7 +80,7 @@ _PUBLIC_KEY_PREFIXES = ("ssh-rsa", "ssh-ed25519", "ssh-dss", "ecdsa-sha2-", "sk-
 @cache
 def _re_separator() -> re.Pattern[str]:
     return re.compile(
-        r"[\"'\]]?[ \t]*(?::=|=>|==?|:|->)[ \t]*"
+        r"(?:\\?[\"'`]|\])?[ \t]*(?::=|=>|==?|:|->)[ \t]*"
         r"|[ \t]+(?:is|was|are|to|=|of)[ \t]+(?:now[ \t]+|still[ \t]+|set[ \t]+to[ \t]+|just[ \t]+)?"
         r"|[ \t]+(?=[\"'`])|(?<=-)[ \t]+",
         re.IGNORECASE)
@@ -103,11 +113,20 @@ def _key_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_ESCAPES = ("\\n", "\\r", "\\t", "\\\"", "\\'")
+
+
 def _value_at(text: str, pos: int, limit: int) -> tuple[str, int, int, bool] | None:
     """The value starting at ``pos``: (value, start, end, quoted)."""
     if pos >= limit:
         return None
     q = text[pos]
+    if q == "\\" and text.startswith(("\\\"", "\\'"), pos):
+        # An escaped quote: JSON held as a string inside JSON, {\"password\": \"...\"}.
+        close = text.find(text[pos:pos + 2], pos + 2, min(limit, pos + 300))
+        if close < 0:
+            return None
+        return text[pos + 2:close], pos + 2, close, True
     if q in "\"'`":
         close = text.find(q, pos + 1, min(limit, pos + 300))
         if close < 0:
@@ -116,7 +135,13 @@ def _value_at(text: str, pos: int, limit: int) -> tuple[str, int, int, bool] | N
     end = pos
     while end < limit and not text[end].isspace() and text[end] not in "\"'`,;)}]>":
         end += 1
-    while end > pos and text[end - 1] in ".,:;!?" and (end == limit or text[end].isspace()):
+    bs = text.find("\\", pos, end)
+    while bs >= 0:  # "\n" in a JSON string ends the line the value is on
+        if text.startswith(_ESCAPES, bs):
+            end = bs
+            break
+        bs = text.find("\\", bs + 1, end)
+    while end > pos and text[end - 1] in ".,:;!?" and (end == limit or text[end].isspace() or text[end] == "\\"):
         # "the password is hunter2x!" keeps the "!" only when nothing else could be punctuation.
         if text[end - 1] == "!" and len(text[pos:end]) > 1 and not text[end - 2].isalnum():
             break
@@ -124,6 +149,12 @@ def _value_at(text: str, pos: int, limit: int) -> tuple[str, int, int, bool] | N
             break
         end -= 1
     return (text[pos:end], pos, end, False) if end > pos else None
+
+
+def _is_about_other_thing(words: str) -> bool:
+    """``reset link sent`` after "password": the phrase is about a reset; but "password reset to X" sets it."""
+    first, *rest = words.lower().split(None, 1)
+    return first in _OTHER_THING_NOUNS and (bool(rest) or first not in ("reset", "change"))
 
 
 def _assignments(texts: Texts, key_start: int, key_end: int) -> list[tuple[str, int, int, bool, bool]]:
@@ -137,9 +168,10 @@ def _assignments(texts: Texts, key_start: int, key_end: int) -> list[tuple[str, 
     seps = list(_re_separator().finditer(text, key_end, min(limit, key_end + 90)))
     for sep in seps[:4]:
         between = text[key_end:sep.start()]
-        if between.strip(" \t\"']") and (filler is None or sep.start() > filler.end()):
+        words = between.strip(" \t\"'`\\]")
+        if words and (filler is None or sep.start() > filler.end() or _is_about_other_thing(words)):
             break
-        prose = bool(between.strip(" \t\"']")) or sep.group(0).strip(" \t\"']:=") != ""
+        prose = bool(words) or sep.group(0).strip(" \t\"'`\\]:=") != ""
         got = _value_at(text, sep.end(), limit)
         if got is not None:
             out.append((*got, prose))
@@ -162,12 +194,12 @@ def _assignments(texts: Texts, key_start: int, key_end: int) -> list[tuple[str, 
 
 @cache
 def _re_pair_name() -> re.Pattern[str]:
-    return re.compile(r"(?i)(?<![A-Za-z0-9_])(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
+    return re.compile(r"(?i)(?<![A-Za-z0-9_])(?:name|key)\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?\Z")
 
 
 @cache
 def _re_pair_value() -> re.Pattern[str]:
-    return re.compile(r"(?i)(?<![A-Za-z0-9_])value[\"']?[ \t]*[:=][ \t]*")
+    return re.compile(r"(?i)(?<![A-Za-z0-9_])value\\?[\"']?[ \t]*[:=][ \t]*")
 
 
 def _is_pair_name(text: str, key_start: int) -> bool:
@@ -313,12 +345,19 @@ def _re_email_like() -> re.Pattern[str]:
     return re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 
 
+@cache
+def _re_colon_hex() -> re.Pattern[str]:
+    return re.compile(r"(?:[0-9A-Fa-f]{2}:){15,}[0-9A-Fa-f]{2}")
+
+
 def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
     v = value.strip()
     if len(v) < 8 or len(v) > 512 or is_placeholder(v) or v[0] in "/~" or "://" in v or _is_reference(v, quoted):
         return False
-    if v.startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")):
-        return False
+    if v.lower().startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")):
+        return False  # a digest or an SSH key fingerprint (SHA256:..., MD5:aa:bb:...), both public
+    if _re_colon_hex().fullmatch(v):
+        return False  # a fingerprint printed as colon-separated hex
     if _re_email_like().match(v):
         return False
     if not quoted and is_code_reference(v):
@@ -341,7 +380,9 @@ def _refine_kind(texts: Texts, ks: int, value: str) -> str:
         if above > 0:
             above = low.rfind("\n", 0, above - 1) + 1
     near = low[above:ks + 80]
-    is_aws = "aws" in near or "akia" in near or "secretaccesskey" in line.replace("_", "")
+    # An AWS credentials file names no vendor: [default] or [profile ci] above the key says it.
+    is_aws = ("aws" in near or "akia" in near or "[default]" in near or "[profile " in near
+              or "secretaccesskey" in re.sub(r"[\s_-]", "", line))
     if is_aws and len(value) == 40 and re.fullmatch(r"[A-Za-z0-9/+]{40}", value):
         return "aws-secret-access-key"
     if "twilio" in near and re.fullmatch(r"[0-9a-f]{32}", value):
@@ -431,8 +472,9 @@ def _check_url(m: re.Match[str], texts: Texts) -> Found | None:
 
 @cache
 def _re_auth_value() -> re.Pattern[str]:
-    # "Authorization: Basic ...", and nginx's proxy_set_header Authorization "Basic ..." with no colon.
-    return re.compile(r"(?i)[\"']?(?:[ \t]*[:=])?[ \t]*[\"']?" + _AUTH_SCHEME)
+    # "Authorization: Basic ...", nginx's proxy_set_header Authorization "Basic ..." with no colon, a JS
+    # template literal (`Basic ...`) and escaped quotes in JSON held as a string.
+    return re.compile(r"(?i)\\?[\"'`]?(?:[ \t]*[:=])?[ \t]*\\?[\"'`]?" + _AUTH_SCHEME)
 
 
 _AUTH_SCHEME = r"(?i:(basic|bearer|token|digest|apikey|api-key|sso-key))[ \t]+([A-Za-z0-9._~+/:=-]{8,})"

@@ -4,7 +4,8 @@ Each is validated beyond its shape: cards by Luhn and issuer prefix, IBANs by co
 mod-97, SSNs by the issuing rules, IPs by being globally routable. Fails: ``jane.doe@gmail.com``,
 ``+44 20 7946 0958``, ``4539 1488 0343 6467``, ``203.0.114.7``. Passes: ``dev@example.com``,
 ``noreply@github.com``, ``2026-02-01``, ``v1.2.3.4``, ``192.168.1.10``, ``2001:db8::1``,
-``4242 4242 4242 4242`` (a test card), ``MEM-20260201-001``.
+``4242 4242 4242 4242`` (a processor's published test card), ``+15005550006`` (a Twilio magic
+number), ``MEM-20260201-001``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from functools import cache
 
 from loa_memory.secrets.detector import Detector, Found, Texts, is_word_char
+from loa_memory.secrets.values import PUBLISHED_TEST_CARDS, PUBLISHED_TEST_PHONES
 
 _ROLE_LOCAL_PARTS = frozenset({
     "noreply", "no-reply", "donotreply", "do-not-reply", "notifications", "notification", "git",
@@ -61,13 +63,6 @@ def _check_email(m: re.Match[str], texts: Texts) -> Found | None:
     return Found("email", start, m.end(1))
 
 
-_TEST_CARDS = frozenset({
-    "4242424242424242", "4111111111111111", "4000056655665556", "5555555555554444", "2223003122003222",
-    "5200828282828210", "5105105105105100", "378282246310005", "371449635398431", "6011111111111117",
-    "6011000990139424", "3056930009020004", "36227206271667", "3566002020360505", "6200000000000005",
-    "4012888888881881", "4222222222222", "5019717010103742", "6331101999990016", "4000000000000002",
-    "4000000000009995", "4000000000000077", "4000002500003155", "4000000000003220", "4000000000000341",
-})
 
 
 def _luhn_ok(digits: str) -> bool:
@@ -119,7 +114,7 @@ def _check_card(m: re.Match[str], texts: Texts) -> Found | None:
     if len(seps) > 1:
         return None
     digits = raw.replace(" ", "").replace("-", "")
-    if not 13 <= len(digits) <= 19 or digits in _TEST_CARDS or len(set(digits)) < 4:
+    if not 13 <= len(digits) <= 19 or digits in PUBLISHED_TEST_CARDS or len(set(digits)) < 4:
         return None
     if seps and not _grouping_ok(raw, next(iter(seps))):
         return None
@@ -258,7 +253,7 @@ def _check_phone(m: re.Match[str], texts: Texts) -> Found | None:
         return None
     raw = text[s:e]
     digits = "".join(c for c in raw if c.isdigit())
-    if len(set(digits)) < 3:
+    if len(set(digits)) < 3 or digits in PUBLISHED_TEST_PHONES or "1" + digits in PUBLISHED_TEST_PHONES:
         return None
     if raw[0] == "+":
         ok = 8 <= len(digits) <= 15 and raw[1] != "0"

@@ -32,6 +32,31 @@ PUBLISHED_EXAMPLES = frozenset({
     "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
 })
 
+# Card numbers that payment processors publish for testing (Stripe, Braintree, Adyen, PayPal): every
+# integration guide and test fixture carries them, so they name no one's card.
+PUBLISHED_TEST_CARDS = frozenset({
+    # Stripe
+    "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "5200828282828210",
+    "5105105105105100", "378282246310005", "371449635398431", "6011111111111117", "6011000990139424",
+    "6011981111111113", "3056930009020004", "36227206271667", "30569309025904", "38520000023237",
+    "3566002020360505", "6200000000000005", "6200000000000047", "6205500000000000004", "6555900000604105",
+    "4000002500003155", "4000000000003220", "4000000000000002", "4000000000009995", "4000000000000077",
+    "4000000000000341", "4000000000000119", "4000000000000127", "4000000000000069", "4000000000000101",
+    "4000008400001629", "4000000760000002", "4000001240000000", "4000004840008001",
+    # Braintree and PayPal
+    "4111111111111111", "4005519200000004", "4009348888881881", "4012000033330026", "4012000077777777",
+    "4012888888881881", "4217651111111119", "4500600000000061", "4000111111111115", "4222222222222",
+    "3530111333300000", "6304000000000000", "2223000048400011", "36259600000004", "6243030000000001",
+    "378734493671000", "5019717010103742", "6331101999990016",
+    # Adyen
+    "4111111145551142", "4988438843884305", "4166676667666746", "4646464646464644", "4400000000000008",
+    "5555341244441115", "5577000055770004", "5136333333333335", "5555444433331111", "2222400070000005",
+    "370000000000002", "36006666333344", "6011601160116611", "3569990010095841",
+})
+
+# Phone numbers a vendor publishes as test values: Twilio's magic numbers +1 500 555 0000-0009.
+PUBLISHED_TEST_PHONES = frozenset(f"1500555000{d}" for d in range(10))
+
 # Whole values that stand for "put your secret here" or are well-known defaults rather than secrets.
 _PLACEHOLDER_WORDS = frozenset({
     "changeme", "change_me", "change-me", "changethis", "password", "passwd", "pass", "secret", "secrets",
@@ -46,7 +71,7 @@ _PLACEHOLDER_WORDS = frozenset({
 
 _PLACEHOLDER_HINTS = (
     "example", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "<", ">", "${", "{{", "}}",
-    "xxxx", "****", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
+    "xxxx", "***", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
     "fake", "changeme", "change_me", "notreal", "not_real", "not-real", "todo", "secrets.", "env.", "vault:",
     "process.env", "os.environ", "getenv", "env(", "env[",
 )

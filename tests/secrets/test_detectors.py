@@ -98,6 +98,18 @@ def test_public_keys_and_mentions_are_not_private_keys(text: str) -> None:
     ("sshpass -p 'Zx8!pQ2wLm' ssh ops@bastion", "password"),
     ("redis-cli -a Zx8!pQ2wLm ping", "password"),
     ("SECRET_KEY='%k3#q9z&w+x2m^r7(t-5v=b8n!c4p@j6y*l1f0s_h)e'", "generic-secret"),
+    # Backtick template literals and JSON held as an escaped string inside JSON
+    ("fetch(u, { headers: { Authorization: `Basic amVua2luczpRdzNyVHkhOTh4` } })", "http-auth"),
+    ("new Client({ apiKey: `a8F3kL9mQ2xZ7vT4bN1cR6yW` })", "generic-secret"),
+    ('{"content": "{\\"user\\": \\"etl\\", \\"password\\": \\"Kx9$wq2Lz\\"}"}', "password"),
+    ('{"content": "{\\"api_key\\":\\"a8F3kL9mQ2xZ7vT4bN1cR6yW\\"}"}', "generic-secret"),
+    ('{"content": "{\\"Authorization\\": \\"Basic amVua2luczpRdzNyVHkhOTh4\\"}"}', "http-auth"),
+    ('{"env": "[{\\"name\\": \\"DB_PASSWORD\\", \\"value\\": \\"Kx9$wq2Lz\\"}]"}', "password"),
+    # AWS secret keys named in prose, under a credentials-file section, or before an escaped newline
+    ("the secret access key for ci-deployer is " + R40 + " - rotate it", "aws-secret-access-key"),
+    ("[profile ci]\nsecret_key = " + R40 + "\nregion = eu-west-1", "aws-secret-access-key"),
+    ('"[default]\\naws_secret_access_key = ' + R40 + '\\nregion = us-east-2"', "aws-secret-access-key"),
+    ("grafana admin password reset to Zx8!pQ2wLm", "password"),
 ])
 def test_context_secrets(text: str, kind: str) -> None:
     assert kinds(text) == [kind]
@@ -126,6 +138,16 @@ def test_context_secrets(text: str, kind: str) -> None:
     "- name: AWS_SECRET_ACCESS_KEY\n  valueFrom:\n    secretKeyRef: {name: aws, key: secret}",
     "twilio 9.4.1 md5 0f1e2d3c4b5a69788796a5b4c3d2e1f0",
     'password: "$(cat /run/secrets/db)"',
+    # SSH key fingerprints are public digests; a phrase about a reset, policy or field assigns nothing;
+    # masked values are never secrets
+    "host key fingerprint SHA256:2+Z5Ct" + R40[:37], "server host key: SHA256:" + R40 + "Zq9",
+    "RSA key fingerprint is MD5:" + ":".join(["9f", "3a", "7c", "1e", "5b", "2d", "8f", "46"] * 2),
+    "deploy key fingerprint: " + ":".join(["9f", "3a", "7c", "1e", "5b", "2d", "8f", "46"] * 2),
+    "password reset link sent to j***@g***.com", "password policy: min 12 chars, 1 symbol",
+    "password manager entry for the vpn: see 1Password", "the password field holds 64 chars max",
+    "token: ghp_***************************Xq7", "API key name: deploy-bot-2024",
+    "fetch(u, { headers: { Authorization: `Bearer ${token}` } })",
+    '{"content": "{\\"password\\": \\"${DB_PASSWORD}\\"}"}',
 ])
 def test_placeholders_and_references_are_not_secrets(text: str) -> None:
     assert kinds(text) == []
@@ -153,6 +175,10 @@ def test_placeholders_and_references_are_not_secrets(text: str) -> None:
     ("219099998  # SSN", "us-ssn"),
     ("WARN rate limited client_ip=52.14.201.9", "ip-address"),
     ("addr: 52.14.201.9", "ip-address"),
+    # The words "test card" exempt only the processors' published numbers
+    ("test card 4539 1488 0343 6467 was declined", "credit-card"),
+    ("our Twilio number +1 415-555-0132", "phone"),
+    ("Call +1 500-555-0142", "phone"),
 ])
 def test_pii(text: str, kind: str | None) -> None:
     assert kinds(text) == ([kind] if kind else [])
@@ -168,6 +194,10 @@ def test_pii(text: str, kind: str | None) -> None:
     "build number 2024.0611.7312", "part number 914-27-3365", "invalid IBAN NO12 4539 1488 0343 6467 8",
     "mDNS 224.0.0.251:5353", "240.1.2.3", '[assembly: AssemblyVersion("3.2.1.0")]', "fileVersion=3.2.1.0",
     "employee id 219099998", "tax_id: 912345678",
+    # Processors' published test cards and Twilio's magic test numbers
+    "Diners test card 3056 9309 0259 04 from the Stripe testing page", "Stripe 4000 0566 5566 5556",
+    "Braintree JCB 3530 1113 3330 0000", "Adyen Amex 3700 0000 0000 002", "test card 3622 720627 1667",
+    "Twilio magic number +15005550006", "From: +1 500 555 0009 (Twilio test)", "Call (500) 555-0001",
 ])
 def test_pii_lookalikes(text: str) -> None:
     assert kinds(text) == []

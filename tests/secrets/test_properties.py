@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loa_memory.secrets import scan_text
+from loa_memory.secrets.values import PUBLISHED_TEST_CARDS
 
 hexes = st.text("0123456789abcdef", min_size=7, max_size=64)
 
@@ -58,8 +59,8 @@ def test_luhn_valid_cards_are_flagged(prefix: str, data: st.DataObject, sep: str
     body = data.draw(st.text("0123456789", min_size=length - len(prefix) - 1,
                                                                  max_size=length - len(prefix) - 1))
     card = _luhn_complete(prefix + body)
-    if len(set(card)) < 4:
-        return
+    if len(set(card)) < 4 or card in PUBLISHED_TEST_CARDS:
+        return  # a processor's published test card is not flagged, on purpose
     groups = [card[:4], card[4:10], card[10:]] if length == 15 else [card[i:i + 4] for i in range(0, 16, 4)]
     text = f"Customer card {sep.join(groups)} was declined"
     hits = scan_text(text)

@@ -535,6 +535,28 @@ P: list[tuple[str, Callable[[], str], list[str]]] = [
     ("phone", phone, ["TEL;TYPE=HOME,VOICE:{v}", "phone={v}"]),
     ("us-ssn", bare_ssn, ["tax_id: \"{v}\"", "employee record {v}  # SSN", "taxpayer id {v}"]),
     ("ip-address", ipv4, ["2026-01-09 12:00:01 WARN throttled client_ip={v}", "upstream_addr={v}:443 status=502"]),
+    # Added after a second blind corpus: template literals, JSON held as an escaped string, AWS prose and
+    # credentials-file sections, a password reset *to* a value, a test card that is not a published one.
+    ("http-auth", basic_credentials, [
+        "const r = await fetch(api, {{ headers: {{ Authorization: `Basic {v}` }} }});",
+        "{{\"content\": \"{{\\\"Authorization\\\": \\\"Basic {v}\\\"}}\"}}",
+    ]),
+    ("password", PASSWORDS, [
+        "{{\"kind\": \"fact\", \"content\": \"{{\\\"user\\\": \\\"etl\\\", \\\"password\\\": \\\"{v}\\\"}}\"}}",
+        "{{\"body\": \"{{\\\"db_password\\\":\\\"{v}\\\",\\\"port\\\":5432}}\"}}",
+        "jenkins admin password reset to {v} after the audit",
+    ]),
+    ("generic-secret", lambda: rnd(AN, 32), [
+        "{{\"note\": \"{{\\\"api_key\\\": \\\"{v}\\\"}}\"}}",
+        "const client = new Client({{ apiKey: `{v}` }});",
+    ]),
+    ("aws-secret-access-key", aws_secret, [
+        "the secret access key for the {v2} user is {v}",
+        "[profile ci]\nsecret_key = {v}\nregion = eu-west-1",
+        "{{\"content\": \"[default]\\naws_secret_access_key = {v}\\nregion = us-east-2\"}}",
+    ]),
+    ("credit-card", card, ["{v} is our own test card on the staging merchant", "test number {v} was declined"]),
+    ("phone", phone, ["our Twilio number {v} forwards to the on-call phone"]),
 ]
 
 
@@ -646,6 +668,17 @@ TRAPS: list[str] = [
     "- name: LOG_LEVEL\n  value: debug", "SECRET_KEY = env('DJANGO_SECRET_KEY')",
     "twilio-python wheel sha256 {sha64}", "Twilio message SM{md5} delivered", "twilio 9.4.1 md5 {md5}",
     "employee id 412345678", "tax id 912345678",
+    # Added after a second blind corpus showed these lookalikes flagged.
+    "host key fingerprint SHA256:{fp43}", "ECDSA key fingerprint is SHA256:{fp43}.",
+    "RSA key fingerprint is MD5:{colonhex}", "deploy key fingerprint: {colonhex}",
+    "{{\"content\": \"server host key: SHA256:{fp43}\"}}",
+    "password reset link sent to m***@o***.com", "password policy: min 12 chars, 1 symbol",
+    "password manager entry for the vpn: see 1Password", "api token: ghp_****************************Xq7",
+    "Stripe test card 4000 0566 5566 5556 (Visa debit)", "Braintree sandbox JCB 3530 1113 3330 0000",
+    "Adyen test Amex 3700 0000 0000 002", "Diners 14-digit test card 3622 720627 1667",
+    "Twilio magic number +15005550006 returns a valid number", "set From to +1 500 555 0001 in test mode",
+    "fetch(u, {{ headers: {{ Authorization: `Bearer ${{token}}` }} }})",
+    "{{\"content\": \"{{\\\"password\\\": \\\"${{DB_PASSWORD}}\\\"}}\"}}",
 ]
 
 
@@ -657,7 +690,8 @@ def fill(template: str) -> str:
         "uuid_nodash": lambda: uuid.UUID(int=R.getrandbits(128)).hex,
         "ulid": lambda: "01" + rnd("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 24), "b64": lambda: rnd(B64, 60),
         "b64s": lambda: rnd(B64, 40),
-        "badiban": bad_iban,
+        "badiban": bad_iban, "fp43": lambda: rnd(B64, 43),
+        "colonhex": lambda: ":".join(rnd(HEX, 2) for _ in range(16)),
     }
     for name, make in fields.items():
         while "{" + name + "}" in template:
@@ -671,14 +705,15 @@ def main() -> None:
     for kind, gen, templates in P:
         for t in templates:
             for _ in range(2):
-                rows.append({"text": t.format(v=gen()), "kind": kind})
+                v2 = pick("ci-deployer", "backup", "etl") if "{v2}" in t else ""
+                rows.append({"text": t.format(v=gen(), v2=v2), "kind": kind})
     with (here / "positives.jsonl").open("w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
     with (here / "traps.jsonl").open("w") as f:
         for t in TRAPS:
             for _ in range(2 if any("{" + n + "}" in t for n in ("sha40", "sha7", "sha64", "md5", "uuid",
-                                                                 "ulid", "b64", "badiban")) else 1):
+                                                                 "ulid", "b64", "badiban", "fp43", "colonhex")) else 1):
                 f.write(json.dumps({"text": fill(t), "kind": None}) + "\n")
 
 
