@@ -4,11 +4,13 @@ in-process search (lexical, hybrid), the embeddings sidecar's first build, and r
 Targets: 10k CLI search p50 < 0.3 s warm; lexical build from scratch < 60 s at 10k; refresh after one
 edit < 1 s; 100k must work.
 
-Run: python benchmarks/bench_search.py [--sizes 1000,10000,100000] [--minilm-sizes 1000] [--runs 1]
+Run: python benchmarks/bench_search.py [--sizes 1000,10000,100000] [--model-sizes 1000] [--model mpnet|minilm]
+     [--runs 1]
      → prints the table and writes benchmarks/reports/search.md (or --report PATH)
 
 Cost: `--sizes 1000,10000` takes ~6 min on 2 cores; 100k adds ~15-20 min (corpus generation, two index builds
-and a hashing sidecar of 100k entries). MiniLM at 10k (`--minilm-sizes 1000,10000`) adds ~8-13 min.
+and a hashing sidecar of 100k entries). MiniLM vectors at 10k (`--model minilm --model-sizes 1000,10000`) add
+~8-13 min; MPNet's (the default when installed) take about five times as long.
 
 Every CLI figure is the wall time of a whole `loa-memory` process (`python -m loa_memory`), the way an
 agent or a hook pays it: either running the command itself (LOA_MEMORY_SERVER=off) or, where the row says
@@ -192,10 +194,10 @@ def in_process_refresh(path: Path, n: int) -> tuple[float, float, int]:
     return loaded - start, time.perf_counter() - loaded, done.added
 
 
-def minilm_work(path: Path) -> tuple[float, int]:
-    """Floating-point operations of a MiniLM pass over every entry's embedding text, and the text count."""
-    from benchmarks.embedders import minilm_flops
-    from loa_memory.retrieve.embed import embedding_text, minilm
+def model_work(path: Path, model: str) -> tuple[float, int]:
+    """Floating-point operations of the model's pass over every entry's embedding text, and the text count."""
+    from benchmarks.embedders import model_flops
+    from loa_memory.retrieve.embed import bert, embedding_text
     from loa_memory.retrieve.index import entry_keys
     from loa_memory.store import load_config
     from loa_memory.store.load import load_grimoire
@@ -203,7 +205,10 @@ def minilm_work(path: Path) -> tuple[float, int]:
     config = load_config(path)
     grimoire = load_grimoire(config)
     texts = list({embedding_text(e): None for mf in grimoire.files for _, e in entry_keys(grimoire, mf)})
-    return minilm_flops(texts, 256, batch_size=minilm._BATCH), len(texts)
+    return model_flops(texts, 256, batch_size=bert._BATCH, model=model), len(texts)
+
+
+MODEL_LABEL = {"mpnet": "MPNet", "minilm": "MiniLM"}
 
 
 # one size ----------------------------------------------------------------------------------------
@@ -211,9 +216,12 @@ def minilm_work(path: Path) -> tuple[float, int]:
 Row = dict[str, str]
 
 
-def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_sizes: set[int],
+def measure(base: Path, size: int, queries: Sequence[str], runs: int, model: str, model_sizes: set[int],
             peak: float | None, log: Callable[[str], None]) -> tuple[Row, list[str]]:
-    from loa_memory.retrieve.search import EAGER_EMBED_LIMIT
+    from loa_memory.retrieve.embed import select_embedder
+    from loa_memory.retrieve.search import eager_limit
+
+    limit = eager_limit(select_embedder().embedder)  # the default's, in effect until set_embedder
 
     row: Row = {}
     notes: list[str] = []
@@ -262,33 +270,36 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
         put(f"in-process `search()` lexical, {label} (p50 / p95)",
             f"{pct(times, 50) * 1000:.0f} / {pct(times, 95) * 1000:.0f} ms")
 
-    # hybrid, default embedder (MiniLM) -----------------------------------------------------------
-    if size > EAGER_EMBED_LIMIT:
+    # hybrid, the model's embeddings -------------------------------------------------------------
+    if size > limit:
         hyb, warnings = cli_queries(path, queries, "hybrid", runs)
-        put(f"CLI `search --mode hybrid`, no vectors yet (> EAGER_EMBED_LIMIT={EAGER_EMBED_LIMIT}: "
+        put(f"CLI `search --mode hybrid`, no vectors yet (> the eager limit, {limit}: "
             "lexical answers + warning) (p50 / p95)", f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
         if not any("no vectors yet" in w for w in warnings):
             notes.append(f"{size:,}: hybrid without vectors did not warn: {warnings[:1]}")
-    if size in minilm_sizes:
-        flops, texts = minilm_work(path)
+    label = MODEL_LABEL[model]
+    if size in model_sizes:
+        set_embedder(path, model)
+        flops, texts = model_work(path, model)
         seconds, out = cli(path, "index", "--format", "json")
         report = json.loads(out)
         rate = report["embedded"] / seconds
         achieved = flops / seconds / 1e9
         share = f", {achieved / peak:.0%} of the {peak:.0f} GFLOP/s float32 matmul peak" if peak else ""
-        put("`index` first embeddings build, MiniLM t256 (whole CLI call)",
+        put(f"`index` first embeddings build, {label} t256 (whole CLI call)",
             f"{seconds:.1f} s, {rate:.1f} entries/s, {achieved:.1f} GFLOP/s{share}")
         if texts != report["embedded"]:
             notes.append(f"{size:,}: {texts} distinct texts but {report['embedded']} embedded")
         hyb, _ = cli_queries(path, queries, "hybrid", runs)
-        put("CLI `search --mode hybrid`, MiniLM vectors for all (p50 / p95)",
+        put(f"CLI `search --mode hybrid`, {label} vectors for all (p50 / p95)",
             f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
         hyb = served_queries(path, queries, "hybrid", runs)
-        put("CLI `search --mode hybrid`, MiniLM, warm server (p50 / p95)", f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
+        put(f"CLI `search --mode hybrid`, {label}, warm server (p50 / p95)",
+            f"{pct(hyb, 50):.2f} / {pct(hyb, 95):.2f} s")
         times = in_process_search(path, queries, "hybrid", runs, True)
-        put("in-process `search()` hybrid, MiniLM, grimoire preloaded (p50 / p95)",
+        put(f"in-process `search()` hybrid, {label}, grimoire preloaded (p50 / p95)",
             f"{pct(times, 50) * 1000:.0f} / {pct(times, 95) * 1000:.0f} ms")
-    elif size > EAGER_EMBED_LIMIT:
+    elif size > limit:
         times = in_process_search(path, queries, "hybrid", runs, True)
         put("in-process `search()` hybrid, no vectors yet, grimoire preloaded (p50 / p95)",
             f"{pct(times, 50) * 1000:.0f} / {pct(times, 95) * 1000:.0f} ms")
@@ -324,32 +335,35 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, minilm_siz
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated entry counts")
-    parser.add_argument("--minilm-sizes", default="1000",
-                        help="sizes at which to build MiniLM vectors (about 20 entries/s: 10000 takes ~8 min)")
+    parser.add_argument("--model-sizes", "--minilm-sizes", default="1000",
+                        help="sizes at which to build the model's vectors (MiniLM ~12 entries/s, MPNet ~2.5)")
+    parser.add_argument("--model", choices=sorted(MODEL_LABEL), default=None,
+                        help="the embedder to measure (default: the default one, the best installed)")
     parser.add_argument("--queries", type=int, default=20)
     parser.add_argument("--runs", type=int, default=1, help="passes over the queries")
     parser.add_argument("--report", type=Path, default=ROOT / "benchmarks" / "reports" / "search.md")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    minilm_sizes = {int(s) for s in args.minilm_sizes.split(",") if s}
+    model_sizes = {int(s) for s in args.model_sizes.split(",") if s}
     queries = make_queries(args.queries)
     peak = None
-    from loa_memory.retrieve.embed import minilm
+    from loa_memory.retrieve import embed
 
-    if minilm_sizes & set(sizes) and minilm.is_available():
+    model = args.model or next((m for m in embed.DEFAULT_EMBEDDERS if embed._AVAILABLE[m]()), "minilm")
+    if model_sizes & set(sizes) and embed._AVAILABLE[model]():
         from benchmarks.embedders import peak_gflops
 
         peak = peak_gflops()
-    elif minilm_sizes & set(sizes):
-        minilm_sizes = set()
-        print("MiniLM weights are not installed: no MiniLM measurements", file=sys.stderr)
+    elif model_sizes & set(sizes):
+        model_sizes = set()
+        print(f"{MODEL_LABEL[model]} weights are not installed: no measurements with it", file=sys.stderr)
     started = time.perf_counter()
     base = Path(tempfile.mkdtemp(prefix="loa-bench-search-"))
     rows: dict[int, Row] = {}
     notes: list[str] = []
     try:
         for size in sizes:
-            rows[size], size_notes = measure(base, size, queries, args.runs, minilm_sizes, peak,
+            rows[size], size_notes = measure(base, size, queries, args.runs, model, model_sizes, peak,
                                              lambda line: print(line, flush=True))
             notes += size_notes
     finally:

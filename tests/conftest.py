@@ -4,13 +4,18 @@ from pathlib import Path
 
 import pytest
 
+from loa_memory.retrieve.embed import mpnet
 from tests.fixtures import CONTRACT_CHECKS, GIT_IDENTITY, Cli, make_repo
+
+# Unpacked model weights stay where the user keeps them, though each test gets its own HOME.
+_MODEL_CACHE = str(mpnet.cache_dir().parent)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("LOA_MEMORY_MODEL_CACHE", _MODEL_CACHE)
     for key, value in GIT_IDENTITY.items():
         monkeypatch.setenv(key, value)
     for key in ("LOA_SESSION_ID", "CLAUDE_SESSION_ID", "LOA_AGENT", "LOA_PHASE"):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..model import Entry
+from ..model import CAPTURED_KINDS, Entry
 from ..store.config import Config
 from ..store.load import Grimoire
 from ..store.save import Changeset
@@ -27,7 +27,6 @@ from .clusters import Cluster, greedy
 from .runs import record_run
 from .write import complete_entry, loaded_for_writing, stage_new, summarise
 
-KINDS = ("correction", "preference", "decision", "error")
 _COPIED = {"correction": ("trigger", "lesson"), "preference": (), "decision": ("rationale", "alternatives", "context"),
            "error": ("error", "resolution")}
 
@@ -54,7 +53,7 @@ def kind_of(entry: Entry) -> str | None:
     types = entry.data.get("action_types")
     if entry.category != "episode" or not isinstance(types, list):
         return None
-    return next((str(t) for t in types if t in KINDS), None)
+    return next((str(t) for t in types if t in CAPTURED_KINDS), None)
 
 
 def cue_text(entry: Entry, kind: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..model import Entry
+from ..model import CAPTURED_KINDS, Entry
 from ..store.times import parse_time
 
 COVERAGE_BASE = 0.3  # hybrid: what matching every query word is worth, on top of the cosine
@@ -105,6 +105,19 @@ def tier(entry: Entry) -> str:
 TIER_FACTOR = {"high": 1.15, "medium": 1.0, "unscored": 1.0, "low": 0.85, "ineffective": 0.5}
 
 
+def category_weight(entry: Entry, weights: Weights) -> float:
+    """The task strategy's weight for the entry's category. An episode that records a correction, decision,
+    preference or error (its ``action_types``, as session capture writes them) counts as that category if
+    the strategy weighs it higher: a correction taught in the last session is a correction."""
+    weight = weights.category.get(entry.category, 1.0)
+    if entry.category == "episode":
+        kinds = entry.data.get("action_types")
+        for kind in kinds if isinstance(kinds, list) else ():
+            if kind in CAPTURED_KINDS:
+                weight = max(weight, weights.category.get(kind, 1.0))
+    return weight
+
+
 def entry_factors(entry: Entry, weights: Weights, now: datetime) -> dict[str, float]:
     """The multipliers applied to one entry's fused score, by name."""
     age_days = 0.0
@@ -112,7 +125,7 @@ def entry_factors(entry: Entry, weights: Weights, now: datetime) -> dict[str, fl
     if stamp is not None:
         age_days = max(0.0, (now - stamp).total_seconds() / 86400)
     factors = {
-        "category": weights.category.get(entry.category, 1.0),
+        "category": category_weight(entry, weights),
         "confidence": 0.75 + 0.25 * min(max(entry.confidence, 0.0), 1.0),
         "recency": 1.0 + weights.recency_weight * math.exp(-age_days / 180.0),
         "effectiveness": TIER_FACTOR[tier(entry)],

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import UsageError
 from ..model import Entry
@@ -23,8 +23,12 @@ from ..store.times import now_utc
 from .index import FullTextIndex
 from .rank import Fused, Weights, fuse, max_factor, tier, weigh
 
+if TYPE_CHECKING:
+    from .embed import Embedder
+
 Mode = Literal["hybrid", "lexical", "semantic"]
-EAGER_EMBED_LIMIT = 3000  # missing vectors embedded before answering; more waits for `loa-memory index`
+EAGER_EMBED_SECONDS = 240  # missing vectors embedded before answering, if the embedder can do them in this time;
+# more waits for `loa-memory index`, and search meanwhile finds those entries by words
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
@@ -68,6 +72,12 @@ def weights_from(config: Config, category: dict[str, float] | None = None) -> We
                    category=category or {})
 
 
+def eager_limit(embedder: Embedder) -> int:
+    """How many missing vectors a command embeds before answering: EAGER_EMBED_SECONDS of the embedder's work
+    (about 2,600 entries for MiniLM, 600 for MPNet)."""
+    return int(EAGER_EMBED_SECONDS * embedder.entries_per_second)
+
+
 class Retriever:
     """Keys ↔ entries, the index and the sidecar of one loaded grimoire."""
 
@@ -97,7 +107,7 @@ class Retriever:
         sidecar = self.sidecar()
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
-        if missing and len(missing) <= EAGER_EMBED_LIMIT:
+        if missing and len(missing) <= eager_limit(sidecar.embedder):
             self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
             keys, rows, position, missing = self._view(hash_of)
         elif missing:

@@ -42,7 +42,7 @@ def test_hashing_text_without_words_is_a_zero_row() -> None:
 
 
 def test_registry_and_names() -> None:
-    assert embed.DEFAULT_EMBEDDER in embed.EMBEDDER_BY_NAME
+    assert set(embed.DEFAULT_EMBEDDERS) <= set(embed.EMBEDDER_BY_NAME)
     assert embed.get_embedder("hashing").name == "hash-char-ngrams/v1/d256"
     with pytest.raises(ConfigError, match="unknown embedder") as info:
         embed.get_embedder("nope")
@@ -51,6 +51,7 @@ def test_registry_and_names() -> None:
 
 def test_default_falls_back_with_a_warning_when_the_model_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(minilm, "find_model", lambda: None)
+    monkeypatch.setitem(embed._AVAILABLE, "mpnet", lambda: False)
     choice = embed.select_embedder(None)
     assert choice.is_fallback
     assert choice.embedder.name.startswith("hash-char-ngrams")
@@ -61,7 +62,8 @@ def test_default_falls_back_with_a_warning_when_the_model_is_missing(monkeypatch
 
 
 @needs_model
-def test_default_is_minilm_when_installed() -> None:
+def test_default_is_minilm_when_mpnet_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(embed._AVAILABLE, "mpnet", lambda: False)
     choice = embed.select_embedder(None)
     assert not choice.is_fallback and choice.warning is None
     assert choice.embedder.name == "all-MiniLM-L6-v2/numpy-v1/t256"

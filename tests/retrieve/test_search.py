@@ -129,3 +129,34 @@ def test_recency_and_confidence_factors_are_bounded() -> None:
                    "source": {"timestamp": "2026-01-01T00:00:00Z"}}, "loa", "f", 1)
     factors = entry_factors(entry, Weights(), datetime(2026, 6, 1, tzinfo=UTC))
     assert 0.75 <= factors["confidence"] <= 1.0 and 1.0 <= factors["recency"] <= 1.1
+
+
+@pytest.mark.parametrize(("kinds", "weight"), [
+    (["correction"], 1.4), (["task"], 0.8), (["decision", "correction"], 1.4), ("correction", 0.8), (None, 0.8),
+])
+def test_an_episode_that_records_a_correction_weighs_as_one(kinds: object, weight: float) -> None:
+    from loa_memory.model import Entry
+    from loa_memory.retrieve.rank import entry_factors
+    from loa_memory.retrieve.strategy import CATEGORY_WEIGHTS
+
+    entry = Entry({"id": "MEM-20260101-001", "category": "episode", "action_types": kinds,
+                   "source": {"timestamp": "2026-01-01T00:00:00Z"}}, "loa", "f", 1)
+    weights = Weights(category=CATEGORY_WEIGHTS["implementation"])
+    assert entry_factors(entry, weights, datetime(2026, 1, 2, tzinfo=UTC))["category"] == weight
+
+
+def test_more_missing_vectors_than_a_command_can_embed_wait_for_index(seeded: Cli,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from loa_memory.retrieve import search
+    from loa_memory.retrieve.embed import select_embedder
+
+    rate = select_embedder().embedder.entries_per_second
+    monkeypatch.setattr(search, "EAGER_EMBED_SECONDS", 3.5 / rate)  # room for 3 of the 4 entries
+    assert search.eager_limit(select_embedder().embedder) == 3
+    waiting = seeded.json("search", "postgresql jsonb", "--mode", "hybrid")
+    assert any("4 entries have no vectors yet" in w for w in waiting["warnings"])
+    assert waiting["results"][0]["summary"] == "PostgreSQL selected over SQLite"  # by its words
+    assert seeded.json("index")["embedded"] == 4
+    ready = seeded.json("search", "postgresql jsonb", "--mode", "hybrid")
+    assert not any("no vectors yet" in w for w in ready["warnings"])
+    assert ready["results"][0]["summary"] == "PostgreSQL selected over SQLite"

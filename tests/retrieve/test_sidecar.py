@@ -21,6 +21,8 @@ class CountingEmbedder(HashingEmbedder):
         super().__init__(dim=64)
         self.calls: list[int] = []
 
+    entries_per_second = 1000.0
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(len(texts))
         return super().embed(texts)

