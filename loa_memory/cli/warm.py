@@ -56,9 +56,15 @@ def serve(root: Path, idle: float) -> bool:
     return True
 
 
+# Work done between two looks at the queue, in seconds of the embedder's nominal speed (the server runs one BLAS
+# thread, so about twice that): a command that arrives meanwhile waits at most about a second.
+BACKGROUND_SECONDS = 0.5
+
+
 class _Worker(threading.Thread):
     """Runs the commands, one at a time and in the order they came, while the listener stays free to answer
-    ``status`` and ``stop`` (a first search may embed thousands of entries)."""
+    ``status`` and ``stop`` (a first search may embed thousands of entries). While no command waits, it
+    embeds entries that have no vector yet, a few at a time."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(name="loa-memory-commands", daemon=True)
@@ -75,20 +81,32 @@ class _Worker(threading.Thread):
     def run(self) -> None:
         _warm_up(self.root)
         self.last_done = time.monotonic()
-        while (job := self.jobs.get()) is not None:
+        backlog = True  # entries may lack vectors: look whenever the queue is empty
+        while True:
+            try:
+                job = self.jobs.get(block=not backlog)
+            except queue.Empty:
+                backlog = _embed_some(self.root)
+                continue
+            if job is None:
+                return
             conn, request = job
             with conn:
                 _send(conn, handle(request))
             self.last_done = time.monotonic()
             self.done += 1
+            backlog = True  # the command may have added entries
 
     def idle_for(self) -> float:
         return 0.0 if self.done < self.submitted else time.monotonic() - self.last_done
 
 
 def _loop(listener: socket.socket, root: Path, idle: float) -> None:
+    from ..retrieve.search import embed_in_background
+
     client.one_blas_thread()
     memo.enable()
+    embed_in_background()
     stamp = client.code_stamp()
     worker = _Worker(root)
     worker.start()
@@ -173,6 +191,17 @@ def _warm_up(root: Path) -> None:
 
     with contextlib.suppress(Exception):  # nothing to warm (not initialised, a broken file): requests will say so
         warm_up(load_config(root))
+
+
+def _embed_some(root: Path) -> bool:
+    """Embed a few entries that have no vector yet; True while more are waiting."""
+    from ..retrieve.search import embed_some
+    from ..store.config import load_config
+
+    try:
+        return embed_some(load_config(root), BACKGROUND_SECONDS) > 0
+    except Exception:  # a broken file or a missing model: the next command will say so
+        return False
 
 
 def running(root: Path) -> dict[str, Any] | None:

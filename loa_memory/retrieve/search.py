@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from .embed import Embedder
 
 Mode = Literal["hybrid", "lexical", "semantic"]
-EAGER_EMBED_SECONDS = 240  # missing vectors embedded before answering, if the embedder can do them in this time;
-# more waits for `loa-memory index`, and search meanwhile finds those entries by words
+EAGER_EMBED_SECONDS = 240  # missing vectors embedded before answering, if the embedder can do them in this time
+# (retrieval.eager_embed_seconds); more are embedded by `loa-memory index` or, between requests, by the warm
+# server, and search meanwhile finds those entries by words
+SERVED_EAGER_SECONDS = 5.0  # the same, in a process that embeds in the background between requests
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
@@ -72,10 +74,20 @@ def weights_from(config: Config, category: dict[str, float] | None = None) -> We
                    category=category or {})
 
 
-def eager_limit(embedder: Embedder) -> int:
-    """How many missing vectors a command embeds before answering: EAGER_EMBED_SECONDS of the embedder's work
-    (about 2,600 entries for MiniLM, 600 for MPNet)."""
-    return int(EAGER_EMBED_SECONDS * embedder.entries_per_second)
+_embeds_in_background = False
+
+
+def embed_in_background() -> None:
+    """Say that this process embeds missing vectors between requests (the warm server): its commands then
+    embed before answering only what takes up to SERVED_EAGER_SECONDS, and leave the rest to it."""
+    global _embeds_in_background
+    _embeds_in_background = True
+
+
+def eager_limit(embedder: Embedder, seconds: float | None = None) -> int:
+    """How many missing vectors a command embeds before answering: ``seconds`` (default EAGER_EMBED_SECONDS)
+    of the embedder's work (about 2,600 entries for MiniLM, 600 for MPNet)."""
+    return int((EAGER_EMBED_SECONDS if seconds is None else seconds) * embedder.entries_per_second)
 
 
 class Retriever:
@@ -107,13 +119,17 @@ class Retriever:
         sidecar = self.sidecar()
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
-        if missing and len(missing) <= eager_limit(sidecar.embedder):
+        seconds = self.config.section("retrieval").get("eager_embed_seconds", EAGER_EMBED_SECONDS)
+        if _embeds_in_background:
+            seconds = min(seconds, SERVED_EAGER_SECONDS)
+        if missing and len(missing) <= eager_limit(sidecar.embedder, seconds):
             self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
             keys, rows, position, missing = self._view(hash_of)
         elif missing:
             self.unembedded = len(missing)
             self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
-                                 "run `loa-memory index` once to embed them")
+                                 "run `loa-memory index` once to embed them (the warm server also embeds them "
+                                 "between requests)")
         if not keys:
             return []  # nothing to compare with: the model is not even loaded
         scores = sidecar.scores(self.vectors([text])[0])[rows]
@@ -217,6 +233,21 @@ def warm_up(config: Config) -> None:
     retriever.lexical("warm up", 1)
     retriever.vectors(["warm up"])
     retriever._view(retriever._text_hashes())
+
+
+def embed_some(config: Config, seconds: float) -> int:
+    """Embed as many of the entries that have no vector yet as the embedder does in about ``seconds`` (at least
+    one); how many are still missing after that.
+
+    The warm server calls it between requests, so a grimoire too large to embed before answering catches up
+    in the background, a little at a time (each batch is committed to the sidecar at once).
+    """
+    retriever = Retriever(config, load_grimoire(config))
+    missing = retriever._view(retriever._text_hashes())[3]
+    limit = max(1, eager_limit(retriever.sidecar().embedder, seconds))
+    if missing:
+        retriever.sidecar().ensure(list(missing.items())[:limit])
+    return max(len(missing) - limit, 0)
 
 
 def _eligible(entry: Entry, options: SearchOptions, min_confidence: float) -> bool:

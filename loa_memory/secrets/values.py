@@ -71,7 +71,7 @@ _PLACEHOLDER_WORDS = frozenset({
 
 _PLACEHOLDER_HINTS = (
     "example", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "<", ">", "${", "{{", "}}",
-    "xxxx", "***", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
+    "xxxx", "••", "…", "...", "redacted", "placeholder", "insert", "replace", "dummy", "sample",
     "fake", "changeme", "change_me", "notreal", "not_real", "not-real", "todo", "secrets.", "env.", "vault:",
     "process.env", "os.environ", "getenv", "env(", "env[",
 )
@@ -110,6 +110,10 @@ def is_placeholder(value: str) -> bool:
     if low in _PLACEHOLDER_WORDS:
         return True
     if any(h in low for h in _PLACEHOLDER_HINTS):
+        return True
+    # A mask ("hf_***", "AKIA************ABCD", "j***@g***.com"), not a random value that happens to hold
+    # "***" (a Django key's alphabet has "*": 1 in 50 characters).
+    if "***" in v and v.count("*") * 5 >= len(v):
         return True
     if _re_var_ref().match(v) or (("$(" in v or "%(" in v) and _re_interpolation().search(v)):
         return True

@@ -160,3 +160,27 @@ def test_more_missing_vectors_than_a_command_can_embed_wait_for_index(seeded: Cl
     ready = seeded.json("search", "postgresql jsonb", "--mode", "hybrid")
     assert not any("no vectors yet" in w for w in ready["warnings"])
     assert ready["results"][0]["summary"] == "PostgreSQL selected over SQLite"
+
+
+def test_embed_some_embeds_a_few_missing_vectors_at_a_time(seeded: Cli) -> None:
+    from loa_memory.retrieve.embed import select_embedder
+    from loa_memory.retrieve.search import embed_some
+    from loa_memory.store import load_config
+
+    config = load_config(seeded.root)
+    seconds = 3.5 / select_embedder().embedder.entries_per_second  # 3 of the 4 entries
+    assert [embed_some(config, seconds), embed_some(config, seconds), embed_some(config, 0)] == [1, 0, 0]
+    assert seeded.json("index")["embedded"] == 0
+
+
+def test_a_process_that_embeds_in_the_background_embeds_little_before_answering(
+        seeded: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    from loa_memory.retrieve import search
+    from loa_memory.retrieve.embed import select_embedder
+
+    rate = select_embedder().embedder.entries_per_second
+    monkeypatch.setattr(search, "SERVED_EAGER_SECONDS", 3.5 / rate)  # 3 of the 4 entries; the budget stays 240 s
+    monkeypatch.setattr(search, "_embeds_in_background", True)
+    assert any("4 entries have no vectors yet" in w for w in seeded.json("search", "jsonb")["warnings"])
+    monkeypatch.setattr(search, "_embeds_in_background", False)
+    assert not seeded.json("search", "jsonb")["warnings"]

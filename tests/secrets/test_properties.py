@@ -114,3 +114,9 @@ def test_django_secret_keys_are_flagged(seed: int) -> None:
     # Any kind: "...&pw=b@g..." inside the key can read as a password assignment, which still refuses it.
     assert scan_text(f"SECRET_KEY = '{key}'")
 
+
+
+def test_a_django_key_holding_three_asterisks_is_not_a_mask() -> None:
+    # found by hypothesis (seed 16536): "***" inside a random key read as a masked value
+    assert scan_text("SECRET_KEY = 'bynw#dj2g-el*##s@)rq91=_!8iy17ih8n3rk@l+hq9p3***i)'")
+    assert not scan_text("HF_TOKEN=hf_***") and not scan_text("AWS key AKIA************ABCD flagged, revoked")
