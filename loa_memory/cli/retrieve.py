@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 
@@ -102,6 +103,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     from ..ops.recalls import serve_recall
     from ..render.recall import recall_markdown
     from ..retrieve.recall import RecallOptions, has_findings, recall_budget, recall_record
+    from ..retrieve.search import deferred_embedding
 
     session = None
     if hook_input:
@@ -117,7 +119,8 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     options = RecallOptions(task, recall_budget(config, budget),
                             None if task_type == "auto" else task_type, worlds,  # type: ignore[arg-type]
                             profile=profile)
-    result = serve_recall(config, options, track=track, session_id=session)
+    with deferred_embedding() if hook_input else contextlib.nullcontext():  # a hook answers within its time limit
+        result = serve_recall(config, options, track=track, session_id=session)
     if hook_input and not has_findings(result):
         return
     data = recall_record(result)

@@ -33,6 +33,8 @@ from ..store import memo
 
 def serve(root: Path, idle: float) -> bool:
     """Serve ``root`` until idle, stopped or outdated; False when another server already serves it."""
+    from ..retrieve.search import deferred_embedding
+
     path = client.socket_path(root)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not client.private(path.parent):
@@ -50,7 +52,8 @@ def serve(root: Path, idle: float) -> bool:
             try:
                 os.chmod(path, 0o600)
                 listener.listen(16)
-                _loop(listener, root, idle)
+                with deferred_embedding():
+                    _loop(listener, root, idle)
             finally:
                 path.unlink(missing_ok=True)
     return True
@@ -102,11 +105,8 @@ class _Worker(threading.Thread):
 
 
 def _loop(listener: socket.socket, root: Path, idle: float) -> None:
-    from ..retrieve.search import embed_in_background
-
     client.one_blas_thread()
     memo.enable()
-    embed_in_background()
     stamp = client.code_stamp()
     worker = _Worker(root)
     worker.start()

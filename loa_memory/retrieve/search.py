@@ -7,9 +7,10 @@ everything is returned, and a replaced entry always ranks below the entry that r
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,7 +31,7 @@ Mode = Literal["hybrid", "lexical", "semantic"]
 EAGER_EMBED_SECONDS = 240  # missing vectors embedded before answering, if the embedder can do them in this time
 # (retrieval.eager_embed_seconds); more are embedded by `loa-memory index` or, between requests, by the warm
 # server, and search meanwhile finds those entries by words
-SERVED_EAGER_SECONDS = 5.0  # the same, in a process that embeds in the background between requests
+DEFERRED_EAGER_SECONDS = 5.0  # the same where answering fast matters more (the warm server, agent hooks)
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
@@ -74,14 +75,20 @@ def weights_from(config: Config, category: dict[str, float] | None = None) -> We
                    category=category or {})
 
 
-_embeds_in_background = False
+_deferred = False
 
 
-def embed_in_background() -> None:
-    """Say that this process embeds missing vectors between requests (the warm server): its commands then
-    embed before answering only what takes up to SERVED_EAGER_SECONDS, and leave the rest to it."""
-    global _embeds_in_background
-    _embeds_in_background = True
+@contextlib.contextmanager
+def deferred_embedding() -> Iterator[None]:
+    """Within it, commands embed before answering only what takes up to DEFERRED_EAGER_SECONDS and leave the
+    rest to the warm server, which embeds between requests: for the server itself, and for agent hooks (a
+    hook must answer within the agent's time limit; the client starts a server after it)."""
+    global _deferred
+    saved, _deferred = _deferred, True
+    try:
+        yield
+    finally:
+        _deferred = saved
 
 
 def eager_limit(embedder: Embedder, seconds: float | None = None) -> int:
@@ -120,8 +127,8 @@ class Retriever:
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
         seconds = self.config.section("retrieval").get("eager_embed_seconds", EAGER_EMBED_SECONDS)
-        if _embeds_in_background:
-            seconds = min(seconds, SERVED_EAGER_SECONDS)
+        if _deferred:
+            seconds = min(seconds, DEFERRED_EAGER_SECONDS)
         if missing and len(missing) <= eager_limit(sidecar.embedder, seconds):
             self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
             keys, rows, position, missing = self._view(hash_of)

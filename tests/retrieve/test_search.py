@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -173,14 +174,14 @@ def test_embed_some_embeds_a_few_missing_vectors_at_a_time(seeded: Cli) -> None:
     assert seeded.json("index")["embedded"] == 0
 
 
-def test_a_process_that_embeds_in_the_background_embeds_little_before_answering(
-        seeded: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deferred_embedding_embeds_little_before_answering(seeded: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     from loa_memory.retrieve import search
     from loa_memory.retrieve.embed import select_embedder
 
     rate = select_embedder().embedder.entries_per_second
-    monkeypatch.setattr(search, "SERVED_EAGER_SECONDS", 3.5 / rate)  # 3 of the 4 entries; the budget stays 240 s
-    monkeypatch.setattr(search, "_embeds_in_background", True)
-    assert any("4 entries have no vectors yet" in w for w in seeded.json("search", "jsonb")["warnings"])
-    monkeypatch.setattr(search, "_embeds_in_background", False)
-    assert not seeded.json("search", "jsonb")["warnings"]
+    monkeypatch.setattr(search, "DEFERRED_EAGER_SECONDS", 3.5 / rate)  # 3 of the 4 entries; the budget stays 240 s
+    with search.deferred_embedding():
+        assert any("4 entries have no vectors yet" in w for w in seeded.json("search", "jsonb")["warnings"])
+    hook = seeded("recall", "--hook-input", "--format", "json", input='{"prompt": "which database has jsonb"}')
+    assert any("4 entries have no vectors yet" in w for w in json.loads(hook.stdout)["warnings"])  # a hook defers
+    assert not seeded.json("search", "jsonb")["warnings"]  # and only while it runs
