@@ -250,10 +250,11 @@ def embed_some(config: Config, seconds: float) -> int:
     in the background, a little at a time (each batch is committed to the sidecar at once).
     """
     retriever = Retriever(config, load_grimoire(config))
+    sidecar = retriever.sidecar()
     missing = retriever._view(retriever._text_hashes())[3]
-    limit = max(1, eager_limit(retriever.sidecar().embedder, seconds))
+    limit = max(1, eager_limit(sidecar.embedder, seconds))
     if missing:
-        retriever.sidecar().ensure(list(missing.items())[:limit])
+        sidecar.ensure(list(missing.items())[:limit])
     return max(len(missing) - limit, 0)
 
 

