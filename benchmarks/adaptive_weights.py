@@ -3,7 +3,7 @@ guardrails, and roll back when that profile's outcomes turn?
 
 500 recalls of one task type, 25 a day, served by two profiles: ``a`` (the configured one, succeeding 50% of the
 time) and ``b`` (70% until recall 300, then 20%). Each recall picks its profile with the real policy code
-(``retrieve.bandit.state_for`` + ``choose``, seeded by the recall id) from the state computed from the summary
+(``tuning.bandit.state_for`` + ``choose``, seeded by the recall id) from the state computed from the summary
 file's text (dumped and parsed each day, as `weights summarize` writes it), and its synthetic outcome is
 added to that summary. Several seeds; the report shows one run day by day and the guardrails over all runs.
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from loa_memory.retrieve.bandit import AdaptiveSettings, Counts, choose, state_for
-from loa_memory.retrieve.weights_summary import Summary, add_counts, dump_summary, parse_summary, task_days
+from loa_memory.tuning.bandit import AdaptiveSettings, Counts, choose, state_for
+from loa_memory.tuning.summary import Summary, add_counts, dump_summary, parse_summary, task_days
 
 TASK = "debugging"
 SETTINGS = AdaptiveSettings(enabled=True, arms=("a", "b"), control="a", exploration=0.05, max_daily_shift=0.1,

@@ -163,7 +163,7 @@ def rg_times(path: Path, queries: Sequence[str], flags: str) -> list[float]:
 
 def in_process_search(path: Path, queries: Sequence[str], mode: str, runs: int,
                       preload: bool) -> list[float]:
-    from loa_memory.retrieve.search import SearchOptions, search
+    from loa_memory.search.search import SearchOptions, search
     from loa_memory.store import load_config
     from loa_memory.store.load import load_grimoire
 
@@ -181,7 +181,7 @@ def in_process_search(path: Path, queries: Sequence[str], mode: str, runs: int,
 
 def in_process_refresh(path: Path, n: int) -> tuple[float, float, int]:
     """After one edit: load_grimoire seconds, index refresh seconds, documents added."""
-    from loa_memory.retrieve.index import FullTextIndex
+    from loa_memory.search.index import FullTextIndex
     from loa_memory.store import load_config
     from loa_memory.store.load import load_grimoire
 
@@ -197,8 +197,8 @@ def in_process_refresh(path: Path, n: int) -> tuple[float, float, int]:
 def model_work(path: Path, model: str) -> tuple[float, int]:
     """Floating-point operations of the model's pass over every entry's embedding text, and the text count."""
     from benchmarks.embedders import model_flops
-    from loa_memory.retrieve.embed import bert, embedding_text
-    from loa_memory.retrieve.index import entry_keys
+    from loa_memory.search.embed import bert, embedding_text
+    from loa_memory.search.index import entry_keys
     from loa_memory.store import load_config
     from loa_memory.store.load import load_grimoire
 
@@ -218,8 +218,8 @@ Row = dict[str, str]
 
 def measure(base: Path, size: int, queries: Sequence[str], runs: int, model: str, model_sizes: set[int],
             peak: float | None, log: Callable[[str], None]) -> tuple[Row, list[str]]:
-    from loa_memory.retrieve.embed import select_embedder
-    from loa_memory.retrieve.search import eager_limit
+    from loa_memory.search.embed import select_embedder
+    from loa_memory.search.search import eager_limit
 
     limit = eager_limit(select_embedder().embedder)  # the default's, in effect until set_embedder
 
@@ -347,7 +347,7 @@ def main() -> None:
     model_sizes = {int(s) for s in args.model_sizes.split(",") if s}
     queries = make_queries(args.queries)
     peak = None
-    from loa_memory.retrieve import embed
+    from loa_memory.search import embed
 
     model = args.model or next((m for m in embed.DEFAULT_EMBEDDERS if embed._AVAILABLE[m]()), "minilm")
     if model_sizes & set(sizes) and embed._AVAILABLE[model]():

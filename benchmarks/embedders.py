@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.data.paraphrase_probe import DISTRACTORS, PAIRS, content_words  # noqa: E402
-from loa_memory.retrieve.embed import Sidecar, minilm, mpnet  # noqa: E402
-from loa_memory.retrieve.embed.hashing import HashingEmbedder  # noqa: E402
+from loa_memory.search.embed import Sidecar, minilm, mpnet  # noqa: E402
+from loa_memory.search.embed.hashing import HashingEmbedder  # noqa: E402
 
 REPORT = ROOT / "benchmarks" / "reports" / "embedders.md"
 

@@ -1,6 +1,6 @@
 """Hybrid fusion variants on the retrieval benchmark: what the lexical term added to the cosine should be.
 
-Each variant replaces ``loa_memory.retrieve.rank.lexical_term`` (what an entry's words add to its cosine,
+Each variant replaces ``loa_memory.search.rank.lexical_term`` (what an entry's words add to its cosine,
 given its coverage, its BM25 over the best and the best coverage among the query's first 50 hits) and runs
 every query of benchmarks/data/retrieval through ``search --history`` in hybrid mode. Semantic and lexical
 alone are listed for reference. Hits are counted per kind (R@5), with the change from the old formula.
@@ -22,8 +22,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.retrieval_quality import DATA, evaluate, load_jsonl, seed
-from loa_memory.retrieve import rank
-from loa_memory.retrieve.search import SearchOptions, search
+from loa_memory.search import rank
+from loa_memory.search.search import SearchOptions, search
 from loa_memory.store import load_config
 
 Term = Callable[[float, float, float], float]

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.retrieval_quality import DATA, load_jsonl, seed
-from loa_memory.retrieve.recall import RecallOptions, recall
+from loa_memory.answer.recall import RecallOptions, recall
 from loa_memory.store import load_config
 
 CUES = Path(__file__).parent / "data" / "cues"

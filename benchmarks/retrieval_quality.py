@@ -26,12 +26,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from loa_memory.ops.init import init_repo
-from loa_memory.ops.write import markdown_text
-from loa_memory.retrieve.search import SearchOptions, search
+from loa_memory.repo.init import init_repo
+from loa_memory.search.search import SearchOptions, search
 from loa_memory.store import load_config, yamlio
 from loa_memory.store.load import load_grimoire
 from loa_memory.store.schema import load_schema
+from loa_memory.write.add import markdown_text
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 MODES = ("lexical", "semantic", "hybrid")

@@ -1,4 +1,4 @@
-"""What the built-in synonym groups (loa_memory/retrieve/synonyms.py) do to retrieval: R@5 per query kind on
+"""What the built-in synonym groups (loa_memory/search/synonyms.py) do to retrieval: R@5 per query kind on
 benchmarks/data/retrieval, and on the embedder probe's 60 paraphrase pairs among 100 memories, with the groups
 and without them, in lexical and hybrid mode.
 
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.data.paraphrase_probe import DISTRACTORS, PAIRS
 from benchmarks.retrieval_quality import DATA, evaluate, load_jsonl, seed
-from loa_memory.retrieve import synonyms
-from loa_memory.retrieve.search import SearchOptions, search
+from loa_memory.search import synonyms
+from loa_memory.search.search import SearchOptions, search
 from loa_memory.store import load_config
 
 MODES = ("lexical", "hybrid")

@@ -1,3 +1,3 @@
-from loa_memory.client import main
+from loa_memory.main import main
 
 main()

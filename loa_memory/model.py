@@ -136,3 +136,11 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: [{self.severity}] {self.message} ({self.rule})"
+
+
+def headline(entry: Entry) -> str:
+    """The summary, or the content's first line when there is none."""
+    if entry.summary:
+        return entry.summary
+    first = entry.content.strip().split("\n", 1)[0]
+    return first if len(first) <= 100 else first[:97] + "..."

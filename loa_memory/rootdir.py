@@ -1,10 +1,10 @@
-"""Which repository a command works on: a light module, imported before anything heavy (see ``client``)."""
+"""Which repository a command works on: a light module, imported before anything heavy (see ``main``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import NotInitialised
+from loa_memory.errors import NotInitialised
 
 CONFIG_NAME = ".loa.config.yaml"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from loa_memory.retrieve.embed import mpnet
+from loa_memory.search.embed import mpnet
 from tests.fixtures import CONTRACT_CHECKS, GIT_IDENTITY, Cli, make_repo
 
 # Unpacked model weights stay where the user keeps them, though each test gets its own HOME.

@@ -9,7 +9,7 @@ Pass it where the SDK takes a memory tool; nothing else changes::
         model="claude-sonnet-4-5", max_tokens=2048, tools=[GrimoireMemoryTool(agent="support-bot")],
         messages=[{"role": "user", "content": "Remember that I deploy on Fridays"}])
 
-Every file under ``/memories`` is a note (see ``loa_memory.ops.notes``): Markdown with front matter that
+Every file under ``/memories`` is a note (see ``loa_memory.agents.notes``): Markdown with front matter that
 loa-memory owns, the agent's text as the body. The agent sees and edits the body only, line-numbered as
 the SDK's own backend shows it. Writes go through the grimoire lock, validation and the secret gate;
 ``delete`` archives; ``rename`` keeps ids. Anything refused comes back to the model as a ``ToolError``
@@ -39,13 +39,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("the memory tool backend needs the anthropic SDK: "
                       "pip install 'loa-memory[anthropic]'") from exc
 
-from ..errors import LoaError
-from ..ops.gate import check_secrets
-from ..ops.note_write import archive_notes, create_note, edit_note, move_notes
-from ..ops.notes import NOTE_CATEGORY, NoteSpace, list_notes, note_space, read_note, resolve
-from ..store.config import find_root, load_config
-from .memory_paths import file_rel, folder_rel, memory_parts, shown_name, shown_path
-from .memory_text import format_listing, format_view, insert_lines, replace_once, replace_snippet
+from loa_memory.agents.memory_paths import file_rel, folder_rel, memory_parts, shown_name, shown_path
+from loa_memory.agents.memory_text import format_listing, format_view, insert_lines, replace_once, replace_snippet
+from loa_memory.agents.note_write import archive_notes, create_note, edit_note, move_notes
+from loa_memory.agents.notes import NOTE_CATEGORY, NoteSpace, list_notes, note_space, read_note, resolve
+from loa_memory.errors import LoaError
+from loa_memory.secrets.gate import check_secrets
+from loa_memory.store.config import find_root, load_config
 
 P = ParamSpec("P")
 R = TypeVar("R")

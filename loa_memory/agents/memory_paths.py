@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UsageError
-from ..ops.notes import check_rel
+from loa_memory.agents.notes import check_rel
+from loa_memory.errors import UsageError
 
 ROOT = "/memories"
 _EXTENSION = re.compile(r"[^.]\.[A-Za-z][A-Za-z0-9]{0,9}$")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import UsageError
+from loa_memory.errors import UsageError
 
 LINE_NUMBER_WIDTH = 6  # the SDK numbers lines up to 999,999, right-aligned in 6 columns
 MAX_LINES = 999_999

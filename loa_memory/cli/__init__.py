@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .app import cli
-from .boundary import run
+from loa_memory.cli.app import cli
+from loa_memory.cli.boundary import run
 
 
 def main(argv: list[str] | None = None) -> None:

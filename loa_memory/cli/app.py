@@ -7,22 +7,22 @@ from pathlib import Path
 
 import click
 
-from .. import __version__
-from ..render import FORMATS
-from .common import State
+from loa_memory import __version__
+from loa_memory.cli.common import State
+from loa_memory.render import FORMATS
 
 # name -> (module of loa_memory.cli, attribute): a command's module is imported only when it runs (or for --help)
 COMMANDS = {
     "init": ("memory", "init"), "add": ("memory", "add"), "supersede": ("memory", "supersede"),
     "show": ("memory", "show"), "list": ("memory", "list_"), "lint": ("lint", "lint"),
     "scan-secrets": ("lint", "scan_secrets"), "review": ("lint", "review"), "hooks": ("hooks", "hooks"),
-    "merge-driver": ("hooks", "merge_driver"), "search": ("retrieve", "search"), "index": ("retrieve", "index"),
-    "recall": ("retrieve", "recall"), "why": ("retrieve", "why"), "capture": ("lifecycle", "capture"),
-    "archive": ("lifecycle_cmds", "archive"), "feedback": ("lifecycle_cmds", "feedback"),
-    "promote": ("lifecycle_cmds", "promote"), "score": ("lifecycle_cmds", "score"),
-    "session": ("lifecycle_cmds", "session"), "stats": ("lifecycle_cmds", "stats"),
-    "graduate": ("lifecycle_cmds", "graduate"), "schema": ("schema", "schema"), "ledger": ("agents", "ledger"),
-    "handoff": ("agents", "handoff"), "mcp": ("serve", "mcp"), "server": ("serve", "server"),
+    "merge-driver": ("hooks", "merge_driver"), "search": ("search", "search"), "index": ("search", "index"),
+    "recall": ("search", "recall"), "why": ("search", "why"), "capture": ("capture", "capture"),
+    "archive": ("lifecycle", "archive"), "feedback": ("lifecycle", "feedback"),
+    "promote": ("lifecycle", "promote"), "score": ("lifecycle", "score"),
+    "session": ("lifecycle", "session"), "stats": ("lifecycle", "stats"),
+    "graduate": ("lifecycle", "graduate"), "schema": ("schema", "schema"), "ledger": ("ledgers", "ledger"),
+    "handoff": ("ledgers", "handoff"), "mcp": ("serve", "mcp"), "server": ("serve", "server"),
     "weights": ("weights", "weights"),
 }
 

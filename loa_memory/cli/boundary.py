@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import GrimoireError, LoaError, UsageError
-from .invocation import resolve
+from loa_memory.cli.invocation import resolve
+from loa_memory.errors import GrimoireError, LoaError, UsageError
 
 
 class Internal(LoaError):

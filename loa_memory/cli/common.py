@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
-from ..render import FORMATS, render
-from ..store.config import Config, find_root, load_config
+from loa_memory.render import FORMATS, render
+from loa_memory.store.config import Config, find_root, load_config
 
 F = TypeVar("F", bound=Callable[..., Any])
 

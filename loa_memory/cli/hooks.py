@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state
 
 
 @click.group()
@@ -20,7 +20,7 @@ def hooks() -> None:
 @pass_state
 def install(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
     """Install NAMES (default: every hook); existing hooks are chained, not overwritten."""
-    from ..ops.hooks import install_hooks
+    from loa_memory.repo.hooks import install_hooks
 
     done = install_hooks(state.find_root(), names)
     emit(state, fmt, {"installed": done}, lambda d: "\n".join(f"installed {h}" for h in d["installed"]))
@@ -32,7 +32,7 @@ def install(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
 @pass_state
 def uninstall(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
     """Remove loa-memory's hooks and restore the hooks they chained."""
-    from ..ops.hooks import uninstall_hooks
+    from loa_memory.repo.hooks import uninstall_hooks
 
     done = uninstall_hooks(state.find_root(), names)
     emit(state, fmt, {"removed": done}, lambda d: "\n".join(f"removed {h}" for h in d["removed"]) or "nothing to do")
@@ -47,7 +47,7 @@ def uninstall(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
 @click.pass_context
 def merge_driver(ctx: click.Context, base: Path, ours: Path, theirs: Path, marker_size: int, path: str) -> None:
     """Git merge driver for memory files (%O %A %B %L %P): merges entries by id; `init` registers it."""
-    from ..ops.merge import run_merge_driver
+    from loa_memory.repo.merge import run_merge_driver
 
     code = run_merge_driver(base, ours, theirs, marker_size, path)
     if code:

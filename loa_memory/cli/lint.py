@@ -6,15 +6,15 @@ from pathlib import Path
 
 import click
 
-from ..errors import LoaError
-from .common import State, emit, pass_state
+from loa_memory.cli.common import State, emit, pass_state
+from loa_memory.errors import LoaError
 
 REPORT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def _rule_docs() -> dict[str, str]:
-    from ..lint import RULES_BY_ID
-    from ..lint.engine import EXTRA_RULES
+    from loa_memory.lint import RULES_BY_ID
+    from loa_memory.lint.engine import EXTRA_RULES
 
     return {rule_id: module.__doc__ or "" for rule_id, module in {**RULES_BY_ID, **EXTRA_RULES}.items()}
 
@@ -34,22 +34,22 @@ def _rule_docs() -> dict[str, str]:
 def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool, strict: bool, base: str | None,
          rules: tuple[str, ...], worlds: tuple[str, ...], list_rules: bool) -> None:
     """Check memory files (all of them, or PATHS). Exit 0 clean, 1 errors (or warnings with --strict)."""
-    from ..lint import LintOptions, run_lint
-    from ..render.lint import REPORTER_BY_NAME, fixes_text, lint_record
+    from loa_memory.lint import LintOptions, run_lint
+    from loa_memory.render.lint import REPORTER_BY_NAME, fixes_text, lint_record
 
     state: State = ctx.obj
     config = state.config()
     fmt = fmt or (state.fmt if state.fmt in REPORT_FORMATS else "text")
     if list_rules:
-        from ..lint.docs import rule_list
-        from ..render.lint import rules_text
+        from loa_memory.lint.docs import rule_list
+        from loa_memory.render.lint import rules_text
 
         emit(state, fmt, {"rules": rule_list(config)}, rules_text)
         return
     options = LintOptions(paths=[str(p) for p in paths], rules=rules, worlds=worlds, base=base, strict=strict)
     fixes = None
     if fix:
-        from ..ops.fix import fix_grimoire
+        from loa_memory.write.fix import fix_grimoire
 
         fixes, result = fix_grimoire(config, options)
     else:
@@ -72,8 +72,8 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool
 @click.pass_context
 def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, no_pii: bool) -> None:
     """Scan any text FILES for secrets and personal data; exit 1 on a finding. Values are never printed."""
-    from ..render.lint import REPORTER_BY_NAME
-    from ..secrets.files import scan_files
+    from loa_memory.render.lint import REPORTER_BY_NAME
+    from loa_memory.secrets.files import scan_files
 
     state: State = ctx.obj
     try:
@@ -81,7 +81,7 @@ def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, n
     except LoaError:
         config = None  # scanning needs no grimoire: outside one, defaults apply
     if config is not None and not no_pii:
-        from ..lint.engine import scan_secret_paths
+        from loa_memory.lint.engine import scan_secret_paths
 
         findings, skipped = scan_secret_paths(config, list(files))
     else:
@@ -108,9 +108,9 @@ __all__ = ["lint", "pass_state", "scan_secrets"]
 @click.pass_context
 def review(ctx: click.Context, revisions: str, worlds: tuple[str, ...], fmt: str | None) -> None:
     """What REVISIONS (BASE..HEAD) do to memory: added, superseded, archived, score changes, lint findings."""
-    from ..ops.review import review as run_review
-    from ..ops.review import review_record
-    from ..render.review import review_markdown
+    from loa_memory.render.review import review_markdown
+    from loa_memory.repo.review import review as run_review
+    from loa_memory.repo.review import review_record
 
     state: State = ctx.obj
     data = review_record(run_review(state.config(), revisions, worlds))

@@ -8,11 +8,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..errors import UsageError
+from loa_memory.errors import UsageError
 
 if TYPE_CHECKING:
-    from ..store.load import Grimoire
-from .common import State, emit, format_option, pass_state, split_csv
+    from loa_memory.store.load import Grimoire
+from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv
 
 
 def _problems_exit(state: State, grimoire: Grimoire) -> int:
@@ -38,7 +38,7 @@ def init(state: State, world: str | None, description: str, fmt: str | None) -> 
     loa-memory init                       # the default world, grimoires/loa/memory
     loa-memory init --world research      # add a second grimoire, grimoires/research/memory
     """
-    from ..ops.init import init_repo
+    from loa_memory.repo.init import init_repo
 
     report = init_repo(state.find_root(), world, description)
     emit(state, fmt, report, lambda r: "\n".join([f"created {p}" for p in r["created"]]
@@ -142,14 +142,14 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
         --tags database,architecture --confidence 0.95
     loa-memory add --from-json - < entry.json
     """
-    from ..ops.write import add_entry, written_record
+    from loa_memory.write.add import add_entry, written_record
 
     config = state.config()
     fields = _fields(content, opts)
     if category:
         fields["category"] = category
     written = add_entry(config, fields, world=world)
-    from ..render.entries import written_text
+    from loa_memory.render.entries import written_text
 
     emit(state, fmt, written_record(written), written_text)
 
@@ -167,8 +167,8 @@ def supersede(state: State, /, old_id: str, content: str | None, category: str |
 
     The old entry stays in place for audit, marked `superseded_by`; search and recall show the new one.
     """
-    from ..ops.write import supersede_entry, written_record
-    from ..render.entries import written_text
+    from loa_memory.render.entries import written_text
+    from loa_memory.write.add import supersede_entry, written_record
 
     config = state.config()
     fields = _fields(content, opts)
@@ -185,9 +185,9 @@ def supersede(state: State, /, old_id: str, content: str | None, category: str |
 @click.pass_context
 def show(ctx: click.Context, memory_id: str, worlds: tuple[str, ...], fmt: str | None) -> None:
     """Show one memory, its supersede chain both ways, and its links (old ids resolve through aliases)."""
-    from ..render.entries import show_text
-    from ..retrieve.browse import show_record
-    from ..store.load import load_grimoire
+    from loa_memory.answer.browse import show_record
+    from loa_memory.render.entries import show_text
+    from loa_memory.store.load import load_grimoire
 
     state: State = ctx.obj
     grimoire = load_grimoire(state.config(), worlds or None)
@@ -208,9 +208,9 @@ def show(ctx: click.Context, memory_id: str, worlds: tuple[str, ...], fmt: str |
 def list_(ctx: click.Context, categories: tuple[str, ...], statuses: tuple[str, ...], tags: tuple[str, ...],
           worlds: tuple[str, ...], limit: int | None, fmt: str | None) -> None:
     """List memories (active ones by default). Exits 1 if some files have problems (valid entries still shown)."""
-    from ..render.entries import list_text
-    from ..retrieve.browse import ListFilter, list_entries, list_record
-    from ..store.load import load_grimoire
+    from loa_memory.answer.browse import ListFilter, list_entries, list_record
+    from loa_memory.render.entries import list_text
+    from loa_memory.store.load import load_grimoire
 
     state: State = ctx.obj
     config = state.config()

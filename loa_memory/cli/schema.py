@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state
 
 
 def _index_text(data: dict[str, Any]) -> str:
@@ -29,9 +29,9 @@ def schema(state: State, /, command: tuple[str, ...], standalone: bool, fmt: str
     loa-memory schema error             # the error envelope every command prints in JSON mode
     loa-memory schema list --standalone # with the shared pieces inlined, for any validator
     """
-    from ..errors import UsageError
-    from ..render import to_json
-    from ..render.contract import output_schema, schema_index, standalone_schema
+    from loa_memory.errors import UsageError
+    from loa_memory.render import to_json
+    from loa_memory.render.contract import output_schema, schema_index, standalone_schema
 
     if command:
         emit(state, fmt, (standalone_schema if standalone else output_schema)(command), to_json)

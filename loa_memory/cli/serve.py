@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from ..errors import LoaError
-from .common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state
+from loa_memory.errors import LoaError
 
 
 @click.command("mcp")
@@ -28,8 +28,8 @@ def mcp(state: State, /, root: Path | None, world: str | None) -> None:
     Needs the optional SDK: pip install 'loa-memory[mcp]'.
     claude mcp add loa-memory -- loa-memory mcp
     """
-    from ..mcp import serve
-    from ..store.config import load_config
+    from loa_memory.mcp import serve
+    from loa_memory.store.config import load_config
 
     resolved = State(root=root or state.root).find_root()
     if world:
@@ -60,12 +60,12 @@ def _root(state: State) -> Path:
 @pass_state
 def server_start(state: State, /, idle: float, foreground: bool, fmt: str | None) -> None:
     """Start this repository's server (nothing happens if one is running)."""
-    from . import warm
+    from loa_memory.server import warm
 
     root = _root(state)
     status = warm.running(root)
     if status is None and foreground:
-        warm.serve(root, idle)
+        warm.serve(root, idle, _run_command)
         return
     if status is None:
         status = warm.start(root, idle)
@@ -79,7 +79,7 @@ def server_start(state: State, /, idle: float, foreground: bool, fmt: str | None
 @pass_state
 def server_stop(state: State, /, fmt: str | None) -> None:
     """Stop this repository's server (commands then run in their own process until one starts again)."""
-    from . import warm
+    from loa_memory.server import warm
 
     root = _root(state)
     emit(state, fmt, _record(root, warm.stop(root), stopped=True), _text)
@@ -90,14 +90,14 @@ def server_stop(state: State, /, fmt: str | None) -> None:
 @pass_state
 def server_status(state: State, /, fmt: str | None) -> None:
     """Whether this repository's server runs, since when, and how many commands it answered."""
-    from . import warm
+    from loa_memory.server import warm
 
     root = _root(state)
     emit(state, fmt, _record(root, warm.running(root)), _text)
 
 
 def _record(root: Path, status: dict[str, Any] | None, *, stopped: bool = False) -> dict[str, Any]:
-    from ..client import socket_path
+    from loa_memory.server.protocol import socket_path
 
     record: dict[str, Any] = {"root": str(root), "socket": str(socket_path(root)), "running": False}
     if status is not None:
@@ -119,3 +119,11 @@ def _text(record: dict[str, Any]) -> str:
         return f"no server running for {record['root']}"
     return (f"server running for {record['root']}: pid {record['pid']}, since {record['started_at']}, "
             f"{record['requests']} commands answered, exits after {record['idle_seconds']:g} s idle")
+
+
+def _run_command(argv: list[str]) -> int:
+    """One command line, run in this process behind the error boundary (the warm server's commands)."""
+    from loa_memory.cli.app import cli
+    from loa_memory.cli.boundary import run
+
+    return run(cli, argv)

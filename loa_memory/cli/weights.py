@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state
 
 
 @click.group()
@@ -17,8 +17,8 @@ def weights() -> None:
 @pass_state
 def status(state: State, /, fmt: str | None) -> None:
     """The profiles, the adaptive settings, and per task type the probabilities serving today."""
-    from ..ops.weights import weights_status
-    from ..render.weights import status_text
+    from loa_memory.lifecycle.weights import weights_status
+    from loa_memory.render.weights import status_text
 
     emit(state, fmt, weights_status(state.config()), status_text)
 
@@ -34,8 +34,8 @@ def compare(state: State, /, profile_a: str | None, profile_b: str | None, task_
             fmt: str | None) -> None:
     """Success rates of PROFILE_B against PROFILE_A (default: the configured profile against each other one),
     per task type and overall, with 95% intervals, and whether the data are enough to tell."""
-    from ..ops.weights import weights_compare
-    from ..render.weights import compare_text
+    from loa_memory.lifecycle.weights import weights_compare
+    from loa_memory.render.weights import compare_text
 
     emit(state, fmt, weights_compare(state.config(), profile_a, profile_b, task_type), compare_text)
 
@@ -46,7 +46,7 @@ def compare(state: State, /, profile_a: str | None, profile_b: str | None, task_
 @pass_state
 def summarize(state: State, /, dry_run: bool, fmt: str | None) -> None:
     """Fold the local recall log and its outcomes into the committed summary (exactly once); commit the file."""
-    from ..ops.weights import summarize as run_summarize
-    from ..render.weights import summarize_text
+    from loa_memory.lifecycle.weights import summarize as run_summarize
+    from loa_memory.render.weights import summarize_text
 
     emit(state, fmt, run_summarize(state.config(), dry_run=dry_run), summarize_text)

@@ -19,9 +19,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..model import Finding
-from ..store.cache import read_cache, source_fingerprint, write_cache
-from .context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding
+from loa_memory.store.cache.disk import read_cache, source_fingerprint, write_cache
 
 CACHE_VERSION = 1
 _FILE = "lint-entries.marshal"

@@ -23,10 +23,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Entry
-from ..store import git
-from ..store.cache import read_cache, write_cache
-from ..store.config import Config
+from loa_memory.model import Entry
+from loa_memory.store import git
+from loa_memory.store.cache.disk import read_cache, write_cache
+from loa_memory.store.config import Config
 
 _BACKTICK = re.compile(r"`([^`\n]{2,160})`")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|#)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$")

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..model import Entry, Finding, Severity
-from ..store import yamlio
-from ..store.config import Config
-from ..store.load import Grimoire
+from loa_memory.model import Entry, Finding, Severity
+from loa_memory.store import yamlio
+from loa_memory.store.config import Config
+from loa_memory.store.load import Grimoire
 
 _FIELD_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)([A-Za-z_][\w-]*):")
 

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..store.config import Config
-from .engine import EXTRA_RULES, rule_settings
-from .rules import RULES_BY_ID, is_fixable
+from loa_memory.lint.engine import EXTRA_RULES, rule_settings
+from loa_memory.lint.rules import RULES_BY_ID, is_fixable
+from loa_memory.store.config import Config
 
 
 def rules_markdown() -> str:

@@ -8,13 +8,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
-from ..model import Finding, Severity
-from ..store.config import Config
-from ..store.load import Grimoire, gc_paused, iter_memory_files, load_grimoire
-from .cache import entry_findings, is_entry_local
-from .context import LintContext
-from .rules import RULES_BY_ID
+from loa_memory.errors import UsageError
+from loa_memory.lint.cache import entry_findings, is_entry_local
+from loa_memory.lint.context import LintContext
+from loa_memory.lint.rules import RULES_BY_ID
+from loa_memory.model import Finding, Severity
+from loa_memory.store.config import Config
+from loa_memory.store.load import Grimoire, gc_paused, iter_memory_files, load_grimoire
 
 EXTRA_RULES: dict[str, Any] = {}  # rules registered by later layers (governance with --base)
 
@@ -131,7 +131,7 @@ def _run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = 
 
 def scan_secret_paths(config: Config, paths: Sequence[Path]) -> tuple[list[Finding], list[str]]:
     """``scan-secrets`` inside a repository: memory files through the lint rule's cache, others directly."""
-    from ..secrets.files import scan_files
+    from loa_memory.secrets.files import scan_files
 
     memory = {mf.path.resolve() for mf in iter_memory_files(config)}
     ours = [p for p in paths if p.resolve() in memory]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import ConfigError
+from loa_memory.errors import ConfigError
 
 INSTALL_HINT = "pip install 'loa-memory[mcp]'"
 
@@ -30,13 +30,13 @@ def _sdk_missing(exc: ImportError) -> ConfigError:
 def serve(root: Path, world: str | None = None) -> None:
     """Serve the memory of the repository at ``root`` over stdio until the client disconnects."""
     try:
-        from .server import build_server
+        from loa_memory.mcp.server import build_server
     except ImportError as exc:
         if exc.name and (exc.name == "mcp" or exc.name.startswith("mcp.") or exc.name == "pydantic"):
             raise _sdk_missing(exc) from None
         raise
-    from ..client import one_blas_thread
-    from ..store import memo
+    from loa_memory.server.protocol import one_blas_thread
+    from loa_memory.store.cache import memo
 
     one_blas_thread()  # query-time work only
     memo.enable()  # a long-lived process: reuse what was loaded while its files are unchanged

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..store.config import Config
-from .params import Budget, Categories, MemoryId, Tags, Track, Worlds
-from .results import Backend
+from loa_memory.mcp.params import Budget, Categories, MemoryId, Tags, Track, Worlds
+from loa_memory.mcp.results import Backend
+from loa_memory.store.config import Config
 
 TaskType = Literal["auto", "exploration", "implementation", "debugging", "review", "refactoring"]
 Status = Literal["active", "superseded", "expired", "archived", "all"]
@@ -39,16 +39,16 @@ class ReadTools(Backend):
         Current knowledge only by default: a superseded entry stands aside for its successor. Returns the same
         record as `loa-memory search --format json`.
         """
-        from ..render.search import search_text
-        from ..retrieve.search import SearchOptions, max_per_query, search_record
-        from ..retrieve.search import search as run_search
+        from loa_memory.render.search import search_text
+        from loa_memory.search.search import SearchOptions, max_per_query, search_record
+        from loa_memory.search.search import search as run_search
 
         def work(config: Config) -> dict[str, Any]:
             options = SearchOptions(query, max_per_query(config, k), categories or (), tags or (),
                                     self.worlds(config, worlds), history, mode, min_confidence)
             result = run_search(config, options)
             if track:
-                from ..ops.usage import record_applications
+                from loa_memory.lifecycle.usage import record_applications
 
                 record_applications(config, [h.entry.id for h in result.hits], source="search", query=query)
             return search_record(config, query, result, explain)
@@ -71,9 +71,9 @@ class ReadTools(Backend):
         relevant memories, recent decisions, and full entries while the budget lasts. The text is Markdown for
         a prompt; the structured content is the record of `loa-memory recall --format json`.
         """
-        from ..ops.recalls import serve_recall
-        from ..render.recall import recall_markdown
-        from ..retrieve.recall import RecallOptions, recall_budget, recall_record
+        from loa_memory.answer.recall import RecallOptions, recall_budget, recall_record
+        from loa_memory.lifecycle.recall_log import serve_recall
+        from loa_memory.render.recall import recall_markdown
 
         def work(config: Config) -> dict[str, Any]:
             options = RecallOptions(task, recall_budget(config, budget), None if task_type == "auto" else task_type,
@@ -91,9 +91,9 @@ class ReadTools(Backend):
                                                          "retrieval.max_per_query for a question).")] = None,
     ) -> CallToolResult:
         """The decisions and lessons behind a file, a line or a question, with their rejected alternatives."""
-        from ..render.why import why_text
-        from ..retrieve.why import why as explain
-        from ..retrieve.why import why_record
+        from loa_memory.answer.why import why as explain
+        from loa_memory.answer.why import why_record
+        from loa_memory.render.why import why_text
 
         def work(config: Config) -> dict[str, Any]:
             return why_record(explain(config, target, worlds=self.worlds(config, worlds), k=k, cwd=self.root))
@@ -102,9 +102,9 @@ class ReadTools(Backend):
 
     def show(self, memory_id: MemoryId, worlds: Worlds = None) -> CallToolResult:
         """One memory in full, with its supersede chain both ways, its links and backlinks."""
-        from ..render.entries import show_text
-        from ..retrieve.browse import show_record
-        from ..store.load import load_grimoire
+        from loa_memory.answer.browse import show_record
+        from loa_memory.render.entries import show_text
+        from loa_memory.store.load import load_grimoire
 
         def work(config: Config) -> dict[str, Any]:
             return show_record(load_grimoire(config, self.worlds(config, worlds) or None), memory_id)
@@ -121,9 +121,9 @@ class ReadTools(Backend):
         limit: Annotated[int | None, Field(ge=1, description="At most this many entries (oldest first).")] = None,
     ) -> CallToolResult:
         """List memories (active ones by default), oldest first, with the problems found in memory files."""
-        from ..render.entries import list_text
-        from ..retrieve.browse import ListFilter, list_entries, list_record
-        from ..store.load import load_grimoire
+        from loa_memory.answer.browse import ListFilter, list_entries, list_record
+        from loa_memory.render.entries import list_text
+        from loa_memory.store.load import load_grimoire
 
         def work(config: Config) -> dict[str, Any]:
             chosen = self.worlds(config, worlds)
@@ -149,8 +149,8 @@ class ReadTools(Backend):
 
         The findings are data, not a failure: the record is `loa-memory lint --format json`'s.
         """
-        from ..lint import LintOptions, run_lint
-        from ..render.lint import lint_record, record_text
+        from loa_memory.lint import LintOptions, run_lint
+        from loa_memory.render.lint import lint_record, record_text
 
         def work(config: Config) -> dict[str, Any]:
             files = [str(self.root / p) for p in paths or ()]
@@ -164,8 +164,8 @@ class ReadTools(Backend):
 
         Call it once at the start of a session; the text is Markdown for a prompt.
         """
-        from ..ops.sessions import brief_options, session_start_record, start_session
-        from ..render.lifecycle import session_markdown
+        from loa_memory.lifecycle.sessions import brief_options, session_start_record, start_session
+        from loa_memory.render.lifecycle import session_markdown
 
         def work(config: Config) -> dict[str, Any]:
             return session_start_record(start_session(config, brief_options(config, budget,

@@ -11,9 +11,9 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent
 
-from ..errors import GrimoireError, LoaError
-from ..render import to_json
-from ..store.config import Config, load_config
+from loa_memory.errors import GrimoireError, LoaError
+from loa_memory.render import to_json
+from loa_memory.store.config import Config, load_config
 
 log = logging.getLogger("loa_memory.mcp")
 
@@ -64,7 +64,7 @@ class Backend:
 
     def warm_up(self) -> None:
         """Open the grimoire, the full-text index and the embedding model before the first call needs them."""
-        from ..retrieve.search import warm_up
+        from loa_memory.search.search import warm_up
 
         with self._lock:
             try:

@@ -13,10 +13,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-from .. import __version__
-from .reads import ReadTools
-from .resources import ResourceReads
-from .writes import WriteTools
+from loa_memory import __version__
+from loa_memory.mcp.reads import ReadTools
+from loa_memory.mcp.resources import ResourceReads
+from loa_memory.mcp.writes import WriteTools
 
 INSTRUCTIONS = """\
 loa-memory: this repository's memory (decisions, corrections, learnings, procedures...), kept as reviewed files in git.
@@ -51,7 +51,7 @@ def _text(result: CallToolResult) -> str:
 def published_schema(tool: str) -> dict[str, Any] | None:
     """The JSON Schema published for the CLI command behind ``tool`` (``schemas/output/<command>.schema.json``),
     with every ``$ref`` inlined: MCP clients resolve references only inside one document."""
-    from ..render.contract import command_names, standalone_schema
+    from loa_memory.render.contract import command_names, standalone_schema
 
     name = tool.replace("_", "-")
     return standalone_schema(name) if name in command_names() else None

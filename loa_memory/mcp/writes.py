@@ -1,4 +1,4 @@
-"""Write tools: add, supersede, feedback, session_end, through ops/ (the lock, schema validation, the secret gate)."""
+"""Write tools: add, supersede, feedback, session_end, through write/ (the lock, schema validation, the secret gate)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ..store.config import Config
-from .params import (
+from loa_memory.mcp.params import (
     Agent,
     Alternatives,
     Artifacts,
@@ -30,7 +29,8 @@ from .params import (
     World,
     entry_fields,
 )
-from .results import Backend
+from loa_memory.mcp.results import Backend
+from loa_memory.store.config import Config
 
 Content = Annotated[str, Field(min_length=1, description="The memory itself: what was decided, learned or found, "
                                                          "with enough context to act on it later.")]
@@ -66,8 +66,8 @@ class WriteTools(Backend):
         A refused write (invalid entry, a credential or personal data in it, unknown category) is a tool error
         and nothing is written. Returns the record of `loa-memory add --format json` (the id, path:line, entry).
         """
-        from ..ops.write import add_entry, written_record
-        from ..render.entries import written_text
+        from loa_memory.render.entries import written_text
+        from loa_memory.write.add import add_entry, written_record
 
         entry = entry_fields(fields, agent=agent, phase=phase, category=category, content=content, summary=summary,
                              tags=tags, confidence=confidence, ttl=ttl, trigger=trigger, lesson=lesson,
@@ -108,8 +108,8 @@ class WriteTools(Backend):
 
         Memories are immutable in meaning: change one by superseding it. Search and recall then show the new one.
         """
-        from ..ops.write import supersede_entry, written_record
-        from ..render.entries import written_text
+        from loa_memory.render.entries import written_text
+        from loa_memory.write.add import supersede_entry, written_record
 
         entry = entry_fields(fields, agent=agent, phase=phase, category=category, content=content, summary=summary,
                              tags=tags, confidence=confidence, ttl=ttl, trigger=trigger, lesson=lesson,
@@ -129,8 +129,8 @@ class WriteTools(Backend):
                                                       "log only).")] = None,
     ) -> CallToolResult:
         """Record whether a memory helped; `loa-memory score` folds it into the entry's effectiveness."""
-        from ..ops.feedback import record_feedback
-        from ..render.lifecycle import feedback_text
+        from loa_memory.lifecycle.feedback import record_feedback
+        from loa_memory.render.lifecycle import feedback_text
 
         def work(config: Config) -> dict[str, Any]:
             return record_feedback(config, memory_id, outcome, note)
@@ -147,9 +147,9 @@ class WriteTools(Backend):
         world: World = None,
     ) -> CallToolResult:
         """Record the session's summary as an episode (action_types: [session-summary]) for the next session."""
-        from ..ops.sessions import end_session
-        from ..ops.write import written_record
-        from ..render.entries import written_text
+        from loa_memory.lifecycle.sessions import end_session
+        from loa_memory.render.entries import written_text
+        from loa_memory.write.add import written_record
 
         def work(config: Config) -> dict[str, Any]:
             return written_record(end_session(config, summary, outcome=outcome, session_id=session_id,

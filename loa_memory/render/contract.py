@@ -18,8 +18,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from ..errors import NotFound, ValidationError
-from . import to_json
+from loa_memory.errors import NotFound, ValidationError
+from loa_memory.render import to_json
 
 VERSION = "v1"
 BASE_URI = f"https://loa-memory.dev/schemas/output/{VERSION}/"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .recall import contradiction_lines
+from loa_memory.render.recall import contradiction_lines
 
 
 def archive_text(data: dict[str, Any]) -> str:

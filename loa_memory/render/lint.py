@@ -7,8 +7,8 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .. import __version__
-from ..model import Finding
+from loa_memory import __version__
+from loa_memory.model import Finding
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 

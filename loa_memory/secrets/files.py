@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from ..model import Finding
-from .scan import scan_text
+from loa_memory.model import Finding
+from loa_memory.secrets.scan import scan_text
 
 RULE = "secret"
 

@@ -174,6 +174,10 @@ def looks_random(value: str, *, min_len: int = 16) -> bool:
     classes = char_classes(value)
     if classes < 2:
         return False
+    if len({c for c in value if not c.isalnum()}) >= 4 and ent >= 4.0:
+        # Letters and many kinds of punctuation, no digit by chance (Django's get_random_secret_key()); paths
+        # and identifiers use one or two kinds of separator.
+        return True
     if not any(c.isdigit() for c in value) and classes < 3:
         # Letters only, mixed case: "MySecretNameForProd" is a name, "qPzKfTRmWbLx" is random.
         # Random case flips about every other letter; a third rejected 2% of random 34-letter bodies.

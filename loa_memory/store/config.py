@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..errors import ConfigError, NotInitialised
-from ..model import ARCHIVE_DIR, DEFAULT_CATEGORIES, Category
-from ..rootdir import CONFIG_NAME as CONFIG_NAME  # re-exported: callers import both from here
-from ..rootdir import find_root as find_root
-from . import memo, yamlio
-from . import schema as schema_mod
+from loa_memory.errors import ConfigError, NotInitialised
+from loa_memory.model import ARCHIVE_DIR, DEFAULT_CATEGORIES, Category
+from loa_memory.rootdir import CONFIG_NAME as CONFIG_NAME  # re-exported: callers import both from here
+from loa_memory.rootdir import find_root as find_root
+from loa_memory.store import schema as schema_mod
+from loa_memory.store import yamlio
+from loa_memory.store.cache import memo
 
 DEFAULT_WORLD = "loa"
 LOCAL_DIR = ".loa"

@@ -1,6 +1,6 @@
 """Reading the local usage log (``.loa/usage.jsonl``) and what it says about cues.
 
-Writers live in ``ops/usage.py``; this module only reads, so the lint rules (floor 3) can use it too.
+Writers live in ``lifecycle/usage.py``; this module only reads, so the lint rules (floor 3) can use it too.
 Event types: ``applied`` (``--track``), ``outcome`` (``feedback``), ``recall`` (one per ``recall`` run, the
 session it ran in) and ``fired`` (one per correction or preference a recall put in front of the agent).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .lock import locked
+from loa_memory.store.lock import locked
 
 USAGE_FILE = "usage.jsonl"
 CUE_EVENTS = ("fired", "applied", "outcome")  # events that show a cue reached an agent in a session

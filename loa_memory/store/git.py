@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import GitError
+from loa_memory.errors import GitError
 
 
 @functools.cache

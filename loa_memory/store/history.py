@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import git, yamlio
+from loa_memory.store import git, yamlio
 
 
 def entries_at(root: Path, rev: str, folders: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:

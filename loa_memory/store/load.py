@@ -16,15 +16,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import NotFound
-from ..model import Entry, Finding, Status
-from . import atomic, chunks, memo, yamlio
-from . import schema as schema_mod
-from .config import CONFIG_NAME, Config
-from .filecache import load_file
-from .lock import locked
-from .parse import CachedItem, MemoryFile
-from .times import now_utc, parse_time
+from loa_memory.errors import NotFound
+from loa_memory.model import Entry, Finding, Status
+from loa_memory.store import atomic, yamlio
+from loa_memory.store import schema as schema_mod
+from loa_memory.store.cache import chunks, memo
+from loa_memory.store.cache.files import load_file
+from loa_memory.store.config import CONFIG_NAME, Config
+from loa_memory.store.lock import locked
+from loa_memory.store.parse import CachedItem, MemoryFile
+from loa_memory.store.times import now_utc, parse_time
 
 __all__ = ["CachedItem", "Grimoire", "MemoryFile", "gc_paused", "iter_memory_files", "load_grimoire"]
 

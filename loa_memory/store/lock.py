@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import LockTimeout
+from loa_memory.errors import LockTimeout
 
 LOCAL_GITIGNORE = "# derived and local to this machine: never committed\n*\n"
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..model import Category
-from . import schema as schema_mod
-from . import yamlio
+from loa_memory.model import Category
+from loa_memory.store import schema as schema_mod
+from loa_memory.store import yamlio
 
 # An item as cached: (hash, first line relative to the file, data or None, problems relative to the item)
 CachedItem = tuple[str, int, Any, list[tuple[int, int, str, str]]]

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..model import Entry
-from .load import Grimoire
+from loa_memory.model import Entry
+from loa_memory.store.load import Grimoire
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GrimoireError
-from . import atomic, yamlio
-from .config import Config
-from .filecache import refresh_cache
-from .load import Grimoire, MemoryFile, iter_memory_files
+from loa_memory.errors import GrimoireError
+from loa_memory.store import atomic, yamlio
+from loa_memory.store.cache.files import refresh_cache
+from loa_memory.store.config import Config
+from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 
 _ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..model import Category
+from loa_memory.model import Category
 
 
 class SchemaProblem(NamedTuple):

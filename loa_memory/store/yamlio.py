@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import LoaError
+from loa_memory.errors import LoaError
 
 _LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SHARED_LENGTH = 40

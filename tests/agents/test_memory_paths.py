@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loa_memory.agents.memory_paths import file_rel, folder_rel, memory_parts, shown_name
+from loa_memory.agents.notes import NoteSpace, note_space, resolve
 from loa_memory.errors import UsageError
-from loa_memory.ops.notes import NoteSpace, note_space, resolve
 from loa_memory.store import load_config
 
 NAME_CHARS = st.characters(blacklist_categories=["Cs"], blacklist_characters="/")

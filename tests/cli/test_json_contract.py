@@ -96,7 +96,7 @@ def test_a_crash_in_json_mode_is_an_internal_envelope(loa: Cli, monkeypatch: pyt
     def broken(*_args: object, **_kw: object) -> None:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr("loa_memory.ops.stats.grimoire_stats", broken)
+    monkeypatch.setattr("loa_memory.lifecycle.stats.grimoire_stats", broken)
     error = _envelope(loa("stats", "--format", "json"), "internal", 3)
     assert error["message"] == "unexpected RuntimeError: simulated bug"
     log = Path(error["path"])

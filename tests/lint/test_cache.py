@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loa_memory.lint import LintOptions, run_lint
-from loa_memory.store import chunks, yamlio
+from loa_memory.store import yamlio
+from loa_memory.store.cache import chunks
 from loa_memory.store.config import load_config
 from tests.fixtures import MEMDIR, Cli, make_repo
 

@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import loa_memory
+from loa_memory.answer.browse import record, show_record
 from loa_memory.cli import cli
 from loa_memory.cli.invocation import format_param
 from loa_memory.errors import LoaError, NotFound, ValidationError
@@ -31,7 +32,6 @@ from loa_memory.render.contract import (
     standalone_schema,
     validate_output,
 )
-from loa_memory.retrieve.browse import record, show_record
 from loa_memory.store.config import load_config
 from loa_memory.store.load import load_grimoire
 from tests.fixtures import Cli

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import uuid
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from loa_memory.secrets import scan_text
@@ -106,6 +106,7 @@ def test_jwts_of_any_size_are_flagged(kid: str, pad: int, sig_len: int) -> None:
 
 @settings(max_examples=200)
 @given(st.integers(0, 2**32))
+@example(4509829)  # a key with no digit: found by hypothesis, missed before values.looks_random counted symbols
 def test_django_secret_keys_are_flagged(seed: int) -> None:
     # Uniformly random (hypothesis' own randoms shrink to "aaaa..."), in Django's get_random_secret_key()
     # alphabet less "$(", which can read as a shell substitution.

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Protocol
 
-from ...model import Finding, Severity
-from ..context import LintContext
-from . import (
+from loa_memory.lint.context import LintContext
+from loa_memory.lint.rules import (
     archive_fields,
     content_length,
     dangling_link,
@@ -41,6 +40,7 @@ from . import (
     wrong_category,
     yaml_syntax,
 )
+from loa_memory.model import Finding, Severity
 
 
 class Rule(Protocol):

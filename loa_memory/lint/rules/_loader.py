@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
 
 
 def loader_findings(ctx: LintContext, rules: tuple[str, ...], severity: Severity) -> Iterator[Finding]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from ...model import Entry, Finding, Severity
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Entry, Finding, Severity
 
 ID = "duplicate-id"
 SEVERITY: Severity = "error"

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import Entry, Finding, Severity
-from ...store import git
-from ...store.history import entries_at
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Entry, Finding, Severity
+from loa_memory.store import git
+from loa_memory.store.history import entries_at
 
 ID = "governance"
 SEVERITY: Severity = "error"

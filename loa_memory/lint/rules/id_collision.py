@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ...store import git
-from ...store.history import entries_at
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store import git
+from loa_memory.store.history import entries_at
 
 ID = "id-collision"
 SEVERITY: Severity = "error"

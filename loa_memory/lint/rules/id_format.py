@@ -19,9 +19,9 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-from ...model import Entry, Finding, Severity
-from ..context import LintContext
-from ._loader import loader_findings
+from loa_memory.lint.context import LintContext
+from loa_memory.lint.rules._loader import loader_findings
+from loa_memory.model import Entry, Finding, Severity
 
 ID = "id-format"
 SEVERITY: Severity = "error"

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ...store.times import expiry
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store.times import expiry
 
 ID = "missing-expiry"
 SEVERITY: Severity = "warning"

@@ -20,9 +20,9 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from ...model import Entry, Finding, Severity
-from ...store.cache import read_cache, write_cache
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Entry, Finding, Severity
+from loa_memory.store.cache.disk import read_cache, write_cache
 
 ID = "near-duplicate"
 SEVERITY: Severity = "warning"

@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ...model import Finding, Severity
-from ...store import yamlio
-from ...store.cache import read_cache, source_fingerprint, write_cache
-from ...store.chunks import Change
-from ...store.parse import item_hash
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store import yamlio
+from loa_memory.store.cache.chunks import Change
+from loa_memory.store.cache.disk import read_cache, source_fingerprint, write_cache
+from loa_memory.store.parse import item_hash
 
 ID = "secret"
 SEVERITY: Severity = "error"
@@ -31,7 +31,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     settings = ctx.config.section("secrets")
     if settings.get("enabled") is False:
         return
-    from ...secrets import scan_text
+    from loa_memory.secrets import scan_text
 
     allow = frozenset(settings.get("allowlist") or ())
     pii = bool(settings.get("pii", True))
@@ -139,7 +139,7 @@ def _scan_whole(text: str, starts: list[int], scan_text: Any) -> dict[int, list[
 
 
 def _scanner_fingerprint() -> str:
-    from ... import secrets
+    from loa_memory import secrets
 
     return source_fingerprint(sorted(Path(secrets.__file__).parent.glob("*.py")))
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ..coderefs import CodeIndex, code_refs
-from ..context import LintContext
+from loa_memory.lint.coderefs import CodeIndex, code_refs
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
 
 ID = "stale-cue"
 SEVERITY: Severity = "warning"

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ...model import Entry, Finding, Severity
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Entry, Finding, Severity
 
 ID = "supersedes"
 SEVERITY: Severity = "error"

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ...store.events import cue_history, read_events
-from ...store.times import format_time, parse_time
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store.events import cue_history, read_events
+from loa_memory.store.times import format_time, parse_time
 
 ID = "unfired-cue"
 SEVERITY: Severity = "warning"

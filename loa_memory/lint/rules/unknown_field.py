@@ -16,9 +16,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ...store.schema import load_schema
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store.schema import load_schema
 
 ID = "unknown-field"
 SEVERITY: Severity = "warning"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Finding, Severity
-from ...store.relations import contradictions, contradicts_links
-from ..context import LintContext
+from loa_memory.lint.context import LintContext
+from loa_memory.model import Finding, Severity
+from loa_memory.store.relations import contradictions, contradicts_links
 
 ID = "unresolved-contradiction"
 SEVERITY: Severity = "warning"

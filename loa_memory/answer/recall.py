@@ -1,0 +1,342 @@
+"""``recall``: the memories that bear on a task, within a token budget, most important first.
+
+Progressive disclosure: cues first (corrections as ``BEFORE <trigger>: <lesson>``, then preferences),
+then an index of what exists (one line each), a timeline of recent key decisions, and full entries
+while the budget lasts. Corrections fire when their trigger describes the task's action, in any words:
+the task's embedding against the trigger's, lifted when both name the same action type.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from loa_memory.model import Entry, headline
+from loa_memory.search.search import Hit, Retriever, SearchOptions, run
+from loa_memory.search.strategy import TaskType, actions, detect_task_type, same_action
+from loa_memory.store.config import Config
+from loa_memory.store.env import env_session_id
+from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.relations import Contradiction, contradictions, graduated_to
+from loa_memory.store.times import format_time, now_utc
+from loa_memory.tuning.profiles import profile_weights, select_profile
+
+# Correction cues, calibrated on benchmarks/data/cues and benchmarks/data/retrieval (docs/retrieval.md#recall).
+# A correction's relevance to a task: the better of the task's cosines to its trigger and to its whole text, plus
+# SAME_ACTION_LIFT when task and trigger do the same kind of thing to the same kind of object, plus COVERAGE_SHARE
+# times the share of the task's words (synonyms included) the correction holds. It fires when that stands
+# CUE_STANDOUT deviations above the task's relevance to a typical memory of the grimoire (cosine to its text plus
+# the same word term), and is within CUE_MARGIN of the best correction.
+CUE_STANDOUT = 3.5
+CUE_MARGIN = 0.05
+SAME_ACTION_LIFT = 0.10
+COVERAGE_SHARE = 0.3
+TYPICAL_PRIOR = (0.1, 0.1, 20)  # mean and deviation of a typical memory's relevance, worth this many memories
+LEXICAL_DEPTH = 300  # word matches beyond this many entries add nothing worth counting
+# Preference cues: the task's cosine to the preference's context and headline (plus ACTION_LIFT for a shared
+# specific action) reaches PREFERENCE_THRESHOLD and is within PREFERENCE_MARGIN of the best preference.
+PREFERENCE_THRESHOLD = 0.43
+PREFERENCE_MARGIN = 0.12
+ACTION_LIFT = 0.10
+SPECIFIC_ACTIONS = frozenset({"schema-change", "data-deletion", "dependency-change", "credentials", "git-history",
+                              "release", "datetime", "email"})
+RELEVANCE_FLOOR = 0.3  # index entries below this fused score are noise, not memory
+MAX_CORRECTIONS = 2
+MAX_PREFERENCES = 2
+TIMELINE = 5
+
+
+def tokens(text: str) -> int:
+    """A token estimate (≈ 4 characters each), good enough for budgeting."""
+    return max(1, (len(text) + 3) // 4)
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    task: str
+    budget: int = 1500
+    task_type: TaskType | None = None
+    worlds: Sequence[str] = ()
+    k: int = 12
+    profile: str | None = None  # a weight profile by name; None: the adaptive policy's or the configured one
+
+
+@dataclass
+class Cue:
+    entry: Entry
+    relevance: float
+    shared_actions: frozenset[str]
+
+    @property
+    def imperative(self) -> str:
+        """``BEFORE <trigger>: <lesson> (id)`` or ``PREFER (when <context>): ... (id)``; a graduated cue
+        points to where its lesson lives now instead of repeating it."""
+        data = self.entry.data
+        pointer = graduated_to(self.entry)
+        if self.entry.category == "correction":
+            trigger = str(data.get("trigger") or self.entry.summary).rstrip(".")
+            lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
+            if pointer:
+                return f"BEFORE {trigger}: follow the convention in {pointer} ({self.entry.id}, graduated)"
+            return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
+        context = str(data.get("context") or "").rstrip(".")
+        where = f" (when {context})" if context else ""
+        if pointer:
+            return f"PREFER{where}: follow the convention in {pointer} ({self.entry.id}, graduated)"
+        return f"PREFER{where}: {headline(self.entry).rstrip('.')} ({self.entry.id})"
+
+
+@dataclass
+class Recall:
+    task: str
+    task_type: TaskType
+    budget: int
+    corrections: list[Cue] = field(default_factory=list)
+    preferences: list[Cue] = field(default_factory=list)
+    index: list[Hit] = field(default_factory=list)
+    timeline: list[Entry] = field(default_factory=list)
+    full: list[Hit] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
+    economics: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    recall_id: str = ""
+    profile: str = "default"
+    selected_by: str = "config"
+    weights: dict[str, Any] = field(default_factory=dict)
+
+
+def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
+    """The corrections whose trigger the task is about to pull, best first."""
+    import numpy as np
+
+    grimoire = retriever.grimoire
+    candidates = [e for e in grimoire.of_category("correction")
+                  if not e.archived and grimoire.status(e, now) == "active"]
+    if not candidates:
+        return []
+    cosine = dict(retriever.semantic(task))
+    coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
+    mean, deviation = _typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    triggers = [_cue_text(e) for e in candidates]
+    to_trigger = retriever.vectors(triggers, cache=True) @ task_vector
+    scored = []
+    for n, entry in enumerate(candidates):
+        key = grimoire.key_of(entry) or ""
+        shared = same_action(task, triggers[n])
+        relevance = (max(float(to_trigger[n]), cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
+                     + COVERAGE_SHARE * coverage.get(key, 0.0))
+        scored.append(Cue(entry, relevance, shared))
+    best = max(c.relevance for c in scored)
+    cues = [c for c in scored
+            if (c.relevance - mean) / deviation >= CUE_STANDOUT and c.relevance >= best - CUE_MARGIN]
+    cues.sort(key=lambda c: -c.relevance)
+    return cues
+
+
+def _typical(relevance: Any) -> tuple[float, float]:
+    """Mean and deviation of the task's relevance to the grimoire's memories, pulled towards TYPICAL_PRIOR when
+    there are few of them."""
+    prior_mean, prior_deviation, weight = TYPICAL_PRIOR
+    n = len(relevance)
+    mean = (float(relevance.sum()) + weight * prior_mean) / (n + weight)
+    spread = float(((relevance - relevance.mean()) ** 2).sum()) if n else 0.0
+    return mean, max(((spread + weight * prior_deviation**2) / (n + weight)) ** 0.5, 1e-6)
+
+
+def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
+    """The preferences whose context the task falls in, best first."""
+    grimoire = retriever.grimoire
+    candidates = [e for e in grimoire.of_category("preference")
+                  if not e.archived and grimoire.status(e, now) == "active"]
+    if not candidates:
+        return []
+    task_actions = actions(task)
+    cue_texts = [_cue_text(e) for e in candidates]
+    similarity = retriever.vectors(cue_texts, cache=True) @ task_vector
+    scored = []
+    for n, entry in enumerate(candidates):
+        shared = task_actions & actions(cue_texts[n])
+        lift = ACTION_LIFT if shared & SPECIFIC_ACTIONS else 0.0
+        scored.append(Cue(entry, float(similarity[n]) + lift, frozenset(shared)))
+    best = max(c.relevance for c in scored)
+    cues = [c for c in scored if c.relevance >= PREFERENCE_THRESHOLD and c.relevance >= best - PREFERENCE_MARGIN]
+    cues.sort(key=lambda c: -c.relevance)
+    return cues
+
+
+def _cue_text(entry: Entry) -> str:
+    """What a cue guards: a correction's trigger; a preference's context and summary."""
+    if entry.category == "correction" and entry.data.get("trigger"):
+        return str(entry.data["trigger"])
+    context = str(entry.data.get("context") or "")
+    return f"{context} {headline(entry)}".strip()
+
+
+def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None = None,
+           now: datetime | None = None) -> Recall:
+    """Assemble what an agent should know before ``options.task``."""
+    moment = now or now_utc()
+    grimoire = grimoire or load_grimoire(config, options.worlds or None)
+    retriever = Retriever(config, grimoire)
+    task_type = options.task_type or detect_task_type(options.task)
+    recall_id = uuid.uuid4().hex[:16]
+    selection = select_profile(config, task_type, recall_id, options.profile, moment)
+    weights = profile_weights(config, selection.profile, task_type)
+    found = run(retriever, SearchOptions(options.task, k=max(options.k * 2, 20), worlds=options.worlds),
+                weights=weights, now=moment)
+    result = Recall(options.task, task_type, options.budget, warnings=list(found.warnings), recall_id=recall_id,
+                    profile=selection.profile.name, selected_by=selection.selected_by,
+                    weights=selection.profile.weights_record(task_type))
+    if selection.warning:
+        result.warnings.append(selection.warning)
+    task_vector = retriever.vectors([options.task])[0]
+    result.corrections = _corrections(retriever, options.task, task_vector, moment)[:MAX_CORRECTIONS]
+    result.preferences = _preferences(retriever, options.task, task_vector, moment)[:MAX_PREFERENCES]
+    cue_ids = {c.entry.id for c in [*result.corrections, *result.preferences]}
+    ranked = [h for h in found.hits if h.entry.id not in cue_ids and h.score >= RELEVANCE_FLOOR
+              and h.entry.category not in ("correction", "preference")]
+    _disclose(result, ranked, grimoire, options, moment)
+    return result
+
+
+def _disclose(result: Recall, ranked: list[Hit], grimoire: Grimoire, options: RecallOptions, now: datetime) -> None:
+    """Fill the layers within the budget: cues, index, timeline, then full entries."""
+    spent = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
+    index_tokens = timeline_tokens = 0
+    for hit in ranked[: options.k]:
+        line = index_line(hit.entry)
+        if spent + tokens(line) > options.budget:
+            break
+        result.index.append(hit)
+        spent += tokens(line)
+        index_tokens += tokens(line)
+    if "decisions-newest-first" not in grimoire.derived:
+        grimoire.derived["decisions-newest-first"] = sorted(
+            (e for e in grimoire.of_category("decision") if not e.archived), key=lambda e: e.timestamp, reverse=True)
+    decisions = (e for e in grimoire.derived["decisions-newest-first"] if grimoire.status(e, now) == "active")
+    for entry in itertools.islice(decisions, TIMELINE):
+        line = timeline_line(entry)
+        if spent + tokens(line) > options.budget:
+            break
+        result.timeline.append(entry)
+        spent += tokens(line)
+        timeline_tokens += tokens(line)
+    read = 0
+    for hit in result.index:
+        cost = tokens(full_text(hit.entry))
+        if spent + cost > options.budget:
+            continue
+        result.full.append(hit)
+        spent += cost
+        read += cost
+    shown = {h.entry.id for h in result.index} | {c.entry.id for c in [*result.corrections, *result.preferences]}
+    result.contradictions = [c for c in contradictions(grimoire, now) if c.ids & shown]
+    everything = _full_load_tokens(grimoire, now)
+    cue_tokens = sum(tokens(c.imperative) for c in [*result.corrections, *result.preferences])
+    result.economics = {
+        "discovery_tokens": index_tokens + timeline_tokens, "index_tokens": index_tokens,
+        "timeline_tokens": timeline_tokens, "read_tokens": read, "cue_tokens": cue_tokens, "total_tokens": spent,
+        "full_load_tokens": everything, "tokens_saved": max(0, everything - spent), "budget": options.budget,
+        "savings_pct": round(100 * (1 - spent / everything), 1) if everything else 0.0,
+        "layer3_loads": len(result.full), "timeline_entries": len(result.timeline),
+    }
+
+
+def index_line(entry: Entry) -> str:
+    return f"{entry.id} [{entry.category}] {headline(entry)}"
+
+
+def timeline_line(entry: Entry) -> str:
+    return f"{entry.timestamp[:10]} {entry.id} {headline(entry)}"
+
+
+def _full_load_tokens(grimoire: Grimoire, now: datetime) -> int:
+    """What loading every active entry would cost, for the savings figure (kept with the grimoire for a
+    minute: at 10,000 entries it is most of a recall's work)."""
+    slot = ("full-load-tokens", now.replace(second=0, microsecond=0))
+    if slot not in grimoire.derived:
+        grimoire.derived[slot] = sum(tokens(full_text(e)) for e in grimoire.entries
+                                     if not e.archived and grimoire.status(e, now) == "active")
+    return int(grimoire.derived[slot])
+
+
+def full_text(entry: Entry) -> str:
+    parts = [f"{entry.id} [{entry.category}] {headline(entry)}", entry.content]
+    for key in ("rationale", "resolution", "lesson"):
+        if entry.data.get(key):
+            parts.append(f"{key}: {entry.data[key]}")
+    for alt in entry.data.get("alternatives") or []:
+        if isinstance(alt, dict):
+            parts.append(f"rejected {alt.get('option')}: {alt.get('rejected_because', '')}")
+    return "\n".join(str(p) for p in parts if p)
+
+
+def has_findings(result: Recall) -> bool:
+    """Whether the recall found anything bearing on the task (the recent-decisions timeline alone does not count)."""
+    return bool(result.corrections or result.preferences or result.index or result.full or result.contradictions)
+
+
+ECONOMICS_LOG = "token_economics.jsonl"
+
+
+def shown_ids(result: Recall) -> list[str]:
+    """The memories a recall showed: its cues, then its index."""
+    return [c.entry.id for c in [*result.corrections, *result.preferences]] + [h.entry.id for h in result.index]
+
+
+def log_economics(config: Config, result: Recall, now: datetime | None = None,
+                  session_id: str | None = None) -> None:
+    """Append one line about this recall to ``.loa/token_economics.jsonl``: its token economics, the weight
+    profile and weights that served it, and the memories it showed and read in full (one ``write`` of one
+    short line in append mode, so concurrent recalls never interleave)."""
+    from loa_memory.store.lock import ensure_local_dir
+
+    ensure_local_dir(config.local_dir)
+    record = {"at": format_time(now or now_utc()), "recall_id": result.recall_id, "task_type": result.task_type,
+              **result.economics, "profile": result.profile, "selected_by": result.selected_by,
+              "weights": result.weights, "shown": shown_ids(result), "read": [h.entry.id for h in result.full],
+              "session_id": session_id or env_session_id() or ""}
+    with open(config.local_dir / ECONOMICS_LOG, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def contradiction_record(pair: Contradiction) -> dict[str, Any]:
+    """Both sides of an unresolved contradiction: ``a`` holds the ``contradicts`` link to ``b``."""
+    return {"a": pair.holder.id, "b": pair.other.id, "a_says": headline(pair.holder),
+            "b_says": headline(pair.other), "note": pair.note or None,
+            "resolve": f"loa-memory supersede {pair.other.id} ... (or {pair.holder.id})"}
+
+
+def recall_budget(config: Config, budget: int | None = None) -> int:
+    """``budget``, else ``retrieval.budget`` (1500 tokens)."""
+    return budget or int(config.section("retrieval").get("budget", 1500))
+
+
+def recall_record(result: Recall) -> dict[str, Any]:
+    """The stable JSON shape of a recall."""
+    def cue(c: Cue) -> dict[str, Any]:
+        return {"id": c.entry.id, "category": c.entry.category, "world": c.entry.world, "imperative": c.imperative,
+                "relevance": round(c.relevance, 4), "shared_actions": sorted(c.shared_actions),
+                "entry": dict(c.entry.data)}
+
+    return {
+        "task": result.task, "task_type": result.task_type, "budget": result.budget,
+        "recall_id": result.recall_id, "profile": {"name": result.profile, "selected_by": result.selected_by},
+        "corrections": [cue(c) for c in result.corrections],
+        "preferences": [cue(c) for c in result.preferences],
+        "index": [{"id": h.entry.id, "category": h.entry.category, "world": h.entry.world,
+                   "summary": headline(h.entry),
+                   "score": round(h.score, 4)} for h in result.index],
+        "timeline": [{"id": e.id, "date": e.timestamp[:10], "summary": headline(e)} for e in result.timeline],
+        "entries": [{"id": h.entry.id, "category": h.entry.category, "world": h.entry.world,
+                     "text": full_text(h.entry),
+                     "entry": dict(h.entry.data)} for h in result.full],
+        "contradictions": [contradiction_record(c) for c in result.contradictions],
+        "economics": result.economics,
+        "warnings": result.warnings,
+    }

@@ -1,0 +1,213 @@
+"""What is worth remembering in a transcript: corrections, preferences, decisions, and errors with their fixes.
+
+Deterministic rules over sentences; every rule is data (a pattern, a confidence, the speakers it applies to)
+in ``RULES``, tried in order, so one sentence yields at most one cue. Examples each rule is meant to catch:
+
+- correction (the user's): "No, actually the migrations live in db/migrations." / "That's wrong." /
+  "Don't call requests directly, use the client wrapper instead." / "Stop adding docstrings to tests." /
+  "Use pnpm, not npm." / "I told you to keep the old endpoint."
+- preference (the user's): "Always run ruff before committing." / "Never squash merge." /
+  "I'd rather have small modules." / "I prefer pytest fixtures over mocks." / "From now on, write tests first."
+- decision (anyone's; weaker from the assistant): "Let's go with SQLite instead of Redis because ..." /
+  "We decided to pin numpy." / "The decision is to drop Python 3.10."
+- error: an error line in any turn (a traceback's last line, ``SomethingError: ...``, ``error: ...``,
+  ``fatal: ...``, ``npm ERR! ...``, ``FAILED ...``) that a later turn resolves ("fixed it by ...",
+  "the fix was ...", "resolved by ...", "the problem was ...", "turns out ..."). An error never resolved
+  is reported as such and not captured.
+
+Questions (sentences ending in ``?``) and fenced code never count as speech.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from loa_memory.capture.transcript import Role, Turn
+
+Kind = Literal["correction", "preference", "decision", "error"]
+_USER: frozenset[Role] = frozenset({"user", "unknown"})
+_ANYONE: frozenset[Role] = frozenset({"user", "unknown", "assistant"})
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: Kind
+    pattern: re.Pattern[str]
+    confidence: float
+    roles: frozenset[Role]
+
+
+def _rule(kind: Kind, pattern: str, confidence: float, roles: frozenset[Role] = _USER) -> Rule:
+    return Rule(kind, re.compile(pattern, _I), confidence, roles)
+
+
+RULES: tuple[Rule, ...] = (
+    _rule("correction", r"\b(?:that'?s|that is|this is|it'?s|you'?re|you are|this was|that was)\s+(?:wrong|"
+                        r"incorrect|not (?:right|correct|what i (?:asked|wanted|meant)))\b", 0.85),
+    _rule("correction", r"\b(?:don'?t|do not|never)\b.*\binstead\b", 0.85),
+    _rule("correction", r"^(?:no|nope|nah)\b(?!\s+(?:problem|worries|thanks?|rush)\b)[\s,.!:;—-]", 0.8),
+    _rule("correction", r"^(?:please\s+)?stop\s+\w+ing\b", 0.75),
+    _rule("correction", r"\byou (?:shouldn'?t|should not|should) have\b", 0.7),
+    _rule("correction", r"\bi (?:said|told you|asked (?:you )?(?:to|for|not to))\b", 0.7),
+    _rule("correction", r"^(?:actually|wait)\b[\s,]", 0.65),
+    _rule("correction", r"^not\s+[^,;]{1,60},\s*(?:but\s+)?\S|\w[^,;]{0,60},\s+not\s+[^,;]{1,60}[.!]?$", 0.6),
+    _rule("decision", r"\b(?:we|i)(?:'ve| have)?\s+decided\s+(?:to\s+|on\s+|that\s+)?(?P<choice>.+)", 0.75, _ANYONE),
+    _rule("decision", r"\b(?:the|our|my)\s+decision\s+(?:is|was)\s*:?\s*(?:to\s+)?(?P<choice>.+)", 0.75, _ANYONE),
+    _rule("decision", r"\blet'?s\s+(?:go with|use|pick|choose|stick with|keep|adopt|switch to|go for)\s+"
+                      r"(?P<choice>.+)", 0.7, _ANYONE),
+    _rule("decision", r"\b(?:we|i)(?:'ll| will|'re going to| are going to)\s+go with\s+(?P<choice>.+)", 0.7,
+          _ANYONE),
+    _rule("preference", r"^(?:please\s+)?(?:always|never)\s+(?!mind\b)\w+", 0.8),
+    _rule("preference", r"\bfrom now on\b", 0.75),
+    _rule("preference", r"\bi(?:'d| would)\s+(?:rather|prefer)\b|\bi\s+prefer\b|^prefer\s+\w+|"
+                        r"\b(?:my|our)\s+preference\s+is\b", 0.75),
+    _rule("preference", r"\b(?:we|i)\s+(?:always|never)\s+(?!mind\b)\w+", 0.7),
+)
+
+_TRACEBACK = "Traceback (most recent call last):"
+_ERROR_LINES = (
+    re.compile(r"^\s*(?:E\s+)?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Failure|Fault)\b(?:\[[\w-]+\])?:"
+               r"\s*\S.*$"),
+    re.compile(r"^\s*(?:error|fatal|panic)(?:\[[\w-]+\])?:\s+\S.*$", _I),
+    re.compile(r"^npm ERR! .+$"),
+    re.compile(r"^FAILED \S+.*$"),
+)
+RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:was|is)|(?:was |is )?resolved "
+                       r"(?:it |this )?by|solved (?:it |this )?by|the (?:root )?(?:cause|problem|issue) (?:was|is)|"
+                       r"it turned out|turns out)\b", _I)
+LEAD = re.compile(r"^(?:(?:no|nope|nah|wait|actually|ok|okay|hmm|well|(?:that'?s|that is|this is|it'?s) "
+                   r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
+_EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—]|\s+-+\s|$)", _I),
+                     re.compile(r"^(?:please\s+)?stop\s+(?P<x>\w+ing\b[^,;.]*)", _I))
+_REASON = re.compile(r"\b(?:because|since|as it|as they|so that)\s+(?P<why>.+?)[.!]?$", _I)
+_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than|over)\s+(?P<alt>.+?)(?=\s+(?:because|since|as it|as they|"
+                          r"so that)\b|[,;.!]|$)", _I)
+_CHOICE_END = re.compile(r"\s+(?:because|since|as it|as they|so that|instead of|rather than|over)\b|[,;]", _I)
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+QUOTE_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A signal found in a transcript: the quoted evidence, how strong it is, and kind-specific fields."""
+
+    kind: Kind
+    turn: Turn
+    evidence: tuple[str, ...]
+    confidence: float
+    fields: dict[str, Any] = field(default_factory=dict)
+    end: int = 0  # last transcript line the evidence comes from
+
+    @property
+    def resolved(self) -> bool:
+        return self.kind != "error" or bool(self.fields.get("resolution"))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a turn's speech (fenced code removed, one list item or line at a time)."""
+    found: list[str] = []
+    for line in _FENCE.sub("\n", text).splitlines():
+        line = _BULLET.sub("", line).strip().strip("*_").strip()
+        if line and not line.startswith(">"):
+            found.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+    return found
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 3].rstrip() + "..."
+
+
+def detect(turns: tuple[Turn, ...] | list[Turn]) -> Iterator[Cue]:
+    """Every cue in ``turns``, in transcript order (errors when their resolution, or the end, is reached)."""
+    pending: list[Cue] = []
+    previous_assistant = ""
+    for turn in turns:
+        if turn.role != "tool":
+            yield from _speech_cues(turn, previous_assistant)
+            resolution = next((s for s in sentences(turn.text) if RESOLVED.search(s) and not s.endswith("?")), None)
+            if resolution and pending:
+                error = pending.pop()
+                fields = {**error.fields, "resolution": _quote(resolution)}
+                yield Cue("error", error.turn, (*error.evidence, _quote(resolution)), error.confidence, fields,
+                          turn.end)
+        error_cue = _error_cue(turn)
+        if error_cue and all(p.fields["error"] != error_cue.fields["error"] for p in pending):
+            pending.append(error_cue)
+        if turn.role == "assistant":
+            first = sentences(turn.text)
+            previous_assistant = first[0] if first else previous_assistant
+    yield from pending
+
+
+def _speech_cues(turn: Turn, previous_assistant: str) -> Iterator[Cue]:
+    said = sentences(turn.text)
+    skip = False
+    for index, sentence in enumerate(said):
+        if skip or sentence.endswith("?"):
+            skip = False
+            continue
+        rule = next((r for r in RULES if turn.role in r.roles and r.pattern.search(sentence)), None)
+        if rule is None:
+            continue
+        quote = sentence
+        if rule.kind == "correction" and len(sentence.split()) <= 4 and index + 1 < len(said):
+            quote = f"{sentence} {said[index + 1]}"  # "No." / "That's wrong." then what to do
+            skip = True
+        confidence = rule.confidence - (0.1 if turn.role == "unknown" else 0.0)
+        fields = _fields(rule, quote, previous_assistant)
+        if rule.kind == "decision":
+            confidence += 0.1 if fields.get("rationale") else 0.0
+            confidence -= 0.1 if turn.role == "assistant" else 0.0
+        yield Cue(rule.kind, turn, (_quote(quote),), round(min(confidence, 0.9), 2), fields, turn.end)
+
+
+def _fields(rule: Rule, quote: str, previous_assistant: str) -> dict[str, Any]:
+    if rule.kind == "correction":
+        trigger = next((m["x"].strip() for p in _EXPLICIT_TRIGGER if (m := p.search(quote))), "")
+        lesson = LEAD.sub("", quote).strip() or quote
+        return {"trigger": _quote(trigger or previous_assistant or quote),
+                "lesson": _quote(lesson[:1].upper() + lesson[1:])}
+    if rule.kind == "decision":
+        fields: dict[str, Any] = {}
+        reason = _REASON.search(quote)
+        if reason:
+            fields["rationale"] = reason["why"].strip()
+        alternatives = [m["alt"].strip() for m in _ALTERNATIVE.finditer(quote) if m["alt"].strip()]
+        if alternatives:
+            fields["alternatives"] = [{"option": alt} for alt in dict.fromkeys(alternatives)]
+        return fields
+    return {}
+
+
+def _error_cue(turn: Turn) -> Cue | None:
+    found = error_line(turn.text)
+    if not found:
+        return None
+    error = _quote(found[0])
+    return Cue("error", turn, (error,), 0.75 if found[1] else 0.65, {"error": error}, turn.end)
+
+
+def error_line(text: str) -> tuple[str, bool] | None:
+    """The line of ``text`` that states an error (a traceback's last line first), and whether it is an
+    exception line (a strong sign) rather than an ``error:``-style line."""
+    lines = text.splitlines()
+    found: str | None = None
+    strong = False
+    if _TRACEBACK in text:
+        after = lines[[i for i, line in enumerate(lines) if _TRACEBACK in line][-1]:]
+        found = next((line for line in reversed(after) if _ERROR_LINES[0].match(line)), None)
+        strong = found is not None
+    for pattern in _ERROR_LINES:
+        if found:
+            break
+        found = next((line for line in lines if pattern.match(line)), None)
+        strong = pattern is _ERROR_LINES[0]
+    if not found:
+        return None
+    return found.strip().removeprefix("E ").strip(), strong

@@ -1,0 +1,155 @@
+"""``promote``: episodic → semantic when the same cue recurs across sessions.
+
+Active episodes whose ``action_types`` include correction, preference, decision or error are embedded by
+their cue text (a correction's trigger and lesson, else the content) and clustered greedily, per kind, by
+cosine similarity to each cluster's centroid (``lifecycle.similarity_threshold``). A cluster whose episodes
+come from at least ``lifecycle.promotion_min_sessions`` distinct sessions, and none of whose episodes a
+non-episode entry already ``derived_from``-links to, becomes one entry of that category, built from the
+most central episode and linking every source episode with ``relation: derived_from``. Everything one run
+promotes is written in one transaction under the lock; ``dry_run`` writes nothing. Error/resolution pairs
+that recur in task traces become corrections the same way (``lifecycle/antipatterns.py``). Each world is
+promoted on its own: its episodes become entries of the same world.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from loa_memory.lifecycle import antipatterns
+from loa_memory.lifecycle.clusters import Cluster, greedy
+from loa_memory.model import CAPTURED_KINDS, Entry
+from loa_memory.store.config import Config
+from loa_memory.store.load import Grimoire
+from loa_memory.store.runs import record_run
+from loa_memory.store.save import Changeset
+from loa_memory.store.times import now_utc
+from loa_memory.write.add import complete_entry, loaded_for_writing, stage_new, summarise
+
+_COPIED = {"correction": ("trigger", "lesson"), "preference": (), "decision": ("rationale", "alternatives", "context"),
+           "error": ("error", "resolution")}
+
+
+@dataclass
+class PromoteReport:
+    dry_run: bool = False
+    promoted: list[dict[str, Any]] = field(default_factory=list)
+    already_promoted: list[dict[str, Any]] = field(default_factory=list)
+    below_threshold: list[dict[str, Any]] = field(default_factory=list)
+    considered: int = 0
+    threshold: float = 0.0
+    min_sessions: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"dry_run": self.dry_run, "considered": self.considered, "similarity_threshold": self.threshold,
+                "min_sessions": self.min_sessions, "promoted": self.promoted,
+                "already_promoted": self.already_promoted, "below_threshold": self.below_threshold,
+                "warnings": self.warnings}
+
+
+def kind_of(entry: Entry) -> str | None:
+    types = entry.data.get("action_types")
+    if entry.category != "episode" or not isinstance(types, list):
+        return None
+    return next((str(t) for t in types if t in CAPTURED_KINDS), None)
+
+
+def cue_text(entry: Entry, kind: str) -> str:
+    if kind == "correction" and (entry.data.get("trigger") or entry.data.get("lesson")):
+        return f"{entry.data.get('trigger') or ''}\n{entry.data.get('lesson') or ''}".strip()
+    return entry.content.strip()
+
+
+def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
+                     warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
+    """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
+    to a cluster's centroid."""
+    from loa_memory.search.search import Retriever
+
+    episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"
+                       and (world is None or e.world == world)),
+                      key=lambda pair: (pair[0].timestamp, pair[0].id))
+    if not episodes:
+        return []
+    retriever = Retriever(config, grimoire)
+    matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
+    if warnings is not None:
+        warnings.extend(retriever.warnings)
+    clusters = greedy([(entry, kind, 0) for entry, kind in episodes], matrix, threshold)
+    derived = {str(link.get("to")): e.id for e in grimoire.entries if e.category != "episode"
+               for link in e.data.get("links") or []
+               if isinstance(link, dict) and link.get("relation") == "derived_from"}
+    for cluster in clusters:
+        cluster.promoted_as = next((derived[e.id] for e in cluster.episodes if e.id in derived), None)
+    return clusters
+
+
+def promoted_fields(config: Config, cluster: Cluster) -> dict[str, Any]:
+    """The fields of the semantic entry a cluster becomes (before ``complete_entry``)."""
+    cat = config.category(cluster.kind)
+    central = cluster.central()
+    content = central.content or cue_text(central, cluster.kind)
+    gist = summarise(str(central.data.get("lesson") or content))
+    tags: list[str] = []
+    for episode in cluster.episodes:
+        tags.extend(t for t in episode.tags if t not in tags)
+    confidence = max(cat.min_confidence, sum(e.confidence for e in cluster.episodes) / len(cluster.episodes))
+    fields: dict[str, Any] = {
+        "category": cat.name, "content": content, "summary": gist, "confidence": round(confidence, 2),
+        "source": {"agent": "promote", "capture": "promote"},
+        "links": [{"to": e.id, "relation": "derived_from"} for e in cluster.episodes],
+    }
+    if tags:
+        fields["tags"] = tags
+    for key in _COPIED[cluster.kind]:
+        if central.data.get(key):
+            fields[key] = central.data[key]
+    return fields
+
+
+def _describe(cluster: Cluster) -> dict[str, Any]:
+    central = cluster.central()
+    return {"kind": cluster.kind, "summary": central.summary or summarise(central.content),
+            "episodes": [e.id for e in cluster.episodes], "sessions": cluster.sessions}
+
+
+def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
+            moment: datetime | None = None) -> PromoteReport:
+    """Promote recurring episode clusters; see the module docstring."""
+    section = config.section("lifecycle")
+    threshold = float(section.get("similarity_threshold", 0.7))
+    min_sessions = int(section.get("promotion_min_sessions", 3))
+    report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
+    worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
+    with loaded_for_writing(config, write=not dry_run) as grimoire:
+        used = grimoire.ids()
+        changes = Changeset(config, grimoire)
+        clusters = [(name, cluster) for name in worlds
+                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name),
+                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name)]]
+        report.considered = sum(len(c.episodes) for _world, c in clusters)
+        for world_name, cluster in clusters:
+            pairs = cluster.kind == antipatterns.KIND
+            described = {**(antipatterns.describe(cluster) if pairs else _describe(cluster)), "world": world_name}
+            if cluster.promoted_as:
+                report.already_promoted.append({**described, "id": cluster.promoted_as})
+            elif len(cluster.sessions) < min_sessions:
+                if len(cluster.episodes) > 1 or min_sessions <= 1:
+                    report.below_threshold.append(described)
+            else:
+                fields = antipatterns.correction_fields(config, cluster) if pairs else promoted_fields(config, cluster)
+                data = complete_entry(config, fields, used, moment or now_utc())
+                written = stage_new(changes, data, world_name)
+                used.add(data["id"])
+                report.promoted.append({**described, "id": data["id"], "category": data["category"],
+                                        "summary": data["summary"], "path": written.path, "line": written.line,
+                                        "entry": data})
+        report.warnings = list(dict.fromkeys(report.warnings))
+        if not dry_run and report.promoted:
+            changes.commit()
+    if not dry_run:
+        record_run(config, "promote", {"promoted": len(report.promoted), "considered": report.considered,
+                                       "below_threshold": len(report.below_threshold)})
+    return report

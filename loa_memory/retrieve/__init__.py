@@ -1,1 +1,0 @@
-"""Retrieval: full-text index, embeddings sidecar, ranking, recall and why."""

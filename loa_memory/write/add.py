@@ -1,0 +1,296 @@
+"""Adding and superseding memories: the only way new entries reach the grimoire."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets as _random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from loa_memory.errors import GrimoireError, UsageError, ValidationError
+from loa_memory.model import Category, Entry
+from loa_memory.secrets.gate import check_secrets
+from loa_memory.store import atomic, schema, yamlio
+from loa_memory.store.config import Config
+from loa_memory.store.env import env_session_id
+from loa_memory.store.ids import is_valid_id, next_id
+from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.lock import locked
+from loa_memory.store.save import Changeset
+from loa_memory.store.times import expiry, format_time, now_utc
+
+FIELD_ORDER = ("id", "category", "summary", "content", "confidence", "source", "ttl", "expires_at", "tags",
+               "thread", "supersedes", "superseded_by", "aliases", "trigger", "lesson", "alternatives", "rationale",
+               "error", "resolution", "context", "evidence", "attempted", "failure_reason", "led_to", "links",
+               "related_memories", "artifacts")
+_GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
+
+
+def session_id() -> str:
+    """The current session: ``LOA_SESSION_ID``, else ``CLAUDE_SESSION_ID``, else one per process."""
+    return env_session_id() or _GENERATED_SESSION
+
+
+def default_source(agent: str | None = None, phase: str | None = None,
+                   moment: datetime | None = None) -> dict[str, Any]:
+    """``source`` for a new entry: session from LOA_SESSION_ID / CLAUDE_SESSION_ID, else one per process."""
+    source: dict[str, Any] = {"session_id": session_id()}
+    agent = agent or os.environ.get("LOA_AGENT")
+    phase = phase or os.environ.get("LOA_PHASE")
+    if agent:
+        source["agent"] = agent
+    if phase:
+        source["phase"] = phase
+    source["timestamp"] = format_time(moment or now_utc())
+    return source
+
+
+def normalise_tags(tags: Sequence[str]) -> list[str]:
+    """Lower-case kebab tags, de-duplicated in order."""
+    result: list[str] = []
+    for tag in tags:
+        clean = re.sub(r"[^a-z0-9-]+", "-", str(tag).strip().lower()).strip("-")
+        if clean and clean not in result:
+            result.append(clean)
+    return result
+
+
+def clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut (summaries are one line of at most 200)."""
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
+def summarise(content: str) -> str:
+    """A one-line summary from the first sentence or line of ``content``."""
+    first = content.strip().splitlines()[0] if content.strip() else ""
+    sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)[0]
+    return clip(sentence)
+
+
+def _ordered(data: Mapping[str, Any]) -> dict[str, Any]:
+    ordered = {key: data[key] for key in FIELD_ORDER if key in data}
+    ordered.update({key: value for key, value in data.items() if key not in ordered})
+    return ordered
+
+
+def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str],
+                   moment: datetime | None = None) -> dict[str, Any]:
+    """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags."""
+    data = {key: value for key, value in fields.items() if value is not None}
+    if "category" not in data:
+        raise UsageError("a memory needs a category", hint="e.g. `loa-memory add decision \"...\"`")
+    cat = config.category(str(data["category"]))
+    content = data.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise UsageError("a memory needs some content", hint="pass the text as an argument or in the JSON")
+    if not isinstance(data.get("source") or {}, Mapping):
+        raise ValidationError(f"the entry is not valid: source: expected object, got {data['source']!r}",
+                              hint="source is an object such as {\"agent\": \"...\"}, or leave it out")
+    source = dict(data.get("source") or {})
+    defaults = default_source(moment=moment)
+    for key in ("session_id", "timestamp"):
+        source.setdefault(key, defaults[key])
+    for key in ("agent", "phase"):
+        if key in defaults:
+            source.setdefault(key, defaults[key])
+    data["source"] = source
+    data.setdefault("summary", summarise(content))
+    data.setdefault("confidence", max(cat.min_confidence, 0.8))
+    # a negative result is what answers "why didn't we do it the other way" for good: it does not expire
+    data.setdefault("ttl", "permanent" if data.get("attempted") else cat.ttl)
+    if "expires_at" not in data:
+        expires = expiry(str(data["ttl"]), str(source["timestamp"]))
+        if expires:
+            data["expires_at"] = expires
+    if "tags" in data:
+        data["tags"] = normalise_tags(data["tags"] if isinstance(data["tags"], list) else [data["tags"]])
+    if isinstance(data.get("thread"), str):
+        data["thread"] = (normalise_tags([data["thread"]]) or [data["thread"]])[0]
+    if "id" in data:
+        if not is_valid_id(data["id"]):
+            raise ValidationError(f"id {data['id']!r} is not of the form MEM-YYYYMMDD-NNN",
+                                  hint="leave the id out and one is allocated")
+        if data["id"] in used_ids:
+            raise ValidationError(f"id {data['id']} is already in use", hint="leave the id out and one is allocated")
+    else:
+        data["id"] = next_id(used_ids, (moment or now_utc()).date())
+    return _ordered(data)
+
+
+def validate_new(config: Config, data: Mapping[str, Any]) -> None:
+    """Raise ``ValidationError`` naming the first field that breaks the schema."""
+    problems = schema.validate(dict(data), schema.memory_schema_for(config.categories))
+    if problems:
+        details = "; ".join(p.message for p in problems[:5])
+        raise ValidationError(f"the entry is not valid: {details}",
+                              hint="see `schemas/memory.schema.json`; nothing was written")
+
+
+def target_path(config: Config, cat: Category, world: str, data: Mapping[str, Any]) -> Path:
+    """The file a new entry of ``cat`` goes to."""
+    memdir = config.memory_dir(world)
+    if cat.kind == "list":
+        return memdir / cat.path
+    if cat.kind == "dir-list":
+        if cat.file_key == "agent":
+            key = _slug(str(data.get("agent") or data["source"].get("agent") or "agent"))
+        else:
+            key = str(data["source"]["timestamp"])[:10]
+        return memdir / cat.path / f"{key}.yaml"
+    base = _slug(str(data.get("title") or data.get("summary") or data["id"]))
+    candidate = memdir / cat.path / f"{base}.md"
+    number = 2
+    while candidate.exists():
+        candidate = memdir / cat.path / f"{base}-{number}.md"
+        number += 1
+    return candidate
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+    return slug or "memory"
+
+
+def markdown_text(data: Mapping[str, Any]) -> str:
+    front = {key: value for key, value in data.items() if key != "content"}
+    body = str(data.get("content", "")).rstrip("\n") + "\n"
+    return f"---\n{yamlio.dump_mapping(front)}---\n{body}"
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write did: the entry as stored, and where."""
+
+    data: dict[str, Any]
+    path: str
+    line: int
+    world: str
+
+    def entry(self) -> Entry:
+        return Entry(self.data, self.world, self.path, self.line)
+
+
+def written_record(written: Written, action: str = "added") -> dict[str, Any]:
+    """The stable JSON shape of a write (``add``, ``supersede``, ``session end``)."""
+    return {"action": action, "id": written.data["id"], "category": written.data["category"],
+            "world": written.world, "path": written.path, "line": written.line,
+            "supersedes": written.data.get("supersedes"), "entry": written.data}
+
+
+def refuse_if_broken(grimoire: Grimoire) -> None:
+    """Commands that write refuse to run on a grimoire with problems, and name them."""
+    if grimoire.problems:
+        first = grimoire.problems[0]
+        more = len(grimoire.problems) - 1
+        problems = [GrimoireError(p.message, path=p.path, line=p.line, col=p.col) for p in grimoire.problems]
+        raise GrimoireError(f"{first.message}" + (f" (and {more} more problem(s))" if more else ""),
+                            path=first.path, line=first.line, col=first.col, problems=problems,
+                            hint="fix the memory files first (`loa-memory lint` lists every problem); "
+                                 "nothing was written")
+
+
+def check_references(grimoire: Grimoire, data: Mapping[str, Any]) -> None:
+    """``led_to`` must name a memory that exists (a negative result points at what was done instead)."""
+    led_to = data.get("led_to")
+    if isinstance(led_to, str) and led_to and led_to not in grimoire.by_id:
+        raise ValidationError(f"led_to names {led_to}, which is not in the grimoire",
+                              hint="record what was done instead first, then point to its id; nothing was written")
+
+
+def stage_new(changes: Changeset, data: dict[str, Any], world: str) -> Written:
+    """Validate, secret-check and stage a completed entry; returns where it will be."""
+    config = changes.config
+    validate_new(config, data)
+    cat = config.category(str(data["category"]))
+    path = target_path(config, cat, world, data)
+    rel = path.relative_to(config.root).as_posix()
+    if cat.kind == "markdown":
+        data["content"] = str(data["content"]).strip("\n")
+        text = markdown_text(data)
+        check_secrets(config, text, rel, 1)
+        changes.write(path, text)
+        return Written(data, rel, 1, world)
+    item = yamlio.dump_item(data)
+    if yamlio.load_text(item, path=rel) != [data]:
+        raise ValidationError("the entry does not survive a YAML round trip", path=rel,
+                              hint="report this as a bug; nothing was written")
+    line = changes.append_text(path, item, data)
+    check_secrets(config, item, rel, line)
+    return Written(data, rel, line, world)
+
+
+def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = None,
+              moment: datetime | None = None, check: Callable[[Grimoire], None] | None = None) -> Written:
+    """Add one memory (filling in id, source, ttl...) and write it atomically under the lock.
+
+    ``check`` sees the grimoire as it is under the lock and may raise to refuse the write.
+    """
+    world_name = config.world(world).name
+    with locked(config.local_dir):
+        recover(config)
+        grimoire = load_grimoire(config)
+        refuse_if_broken(grimoire)
+        if check is not None:
+            check(grimoire)
+        data = complete_entry(config, fields, grimoire.ids(), moment)
+        check_references(grimoire, data)
+        changes = Changeset(config, grimoire)
+        written = stage_new(changes, data, world_name)
+        changes.commit()
+    return written
+
+
+def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
+                    moment: datetime | None = None) -> tuple[Written, Entry]:
+    """Write a new entry that replaces ``old_id`` and link both ways, as one transaction."""
+    with locked(config.local_dir):
+        recover(config)
+        grimoire = load_grimoire(config)
+        refuse_if_broken(grimoire)
+        old = grimoire.get(old_id)
+        if old.id != old_id.strip():
+            old_id = old.id
+        status = grimoire.status(old)
+        if status == "superseded":
+            current = grimoire.superseder(old)
+            raise UsageError(f"{old.id} is already superseded" + (f" by {current.id}" if current else ""),
+                             hint=f"supersede the current entry instead: `loa-memory supersede {current.id} ...`"
+                             if current else "supersede the current entry instead")
+        if status == "archived":
+            raise UsageError(f"{old.id} is archived", hint="add a new entry instead of superseding an archived one")
+        merged = dict(fields)
+        merged.setdefault("category", old.category)
+        if "tags" not in merged and old.tags:
+            merged["tags"] = old.tags
+        if "thread" not in merged and old.data.get("thread"):
+            merged["thread"] = old.data["thread"]
+        merged["supersedes"] = old.id
+        data = complete_entry(config, merged, grimoire.ids(), moment)
+        check_references(grimoire, data)
+        changes = Changeset(config, grimoire)
+        changes.patch(config.root / old.path, old.line, {"superseded_by": data["id"]})
+        written = stage_new(changes, data, old.world)
+        changes.commit()
+    return written, old
+
+
+@contextlib.contextmanager
+def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoire]:
+    """The grimoire, loaded under the lock after finishing any interrupted transaction when ``write``,
+    or without the lock for a dry run; a grimoire with problems is refused either way."""
+    with locked(config.local_dir) if write else contextlib.nullcontext():
+        if write:
+            recover(config)
+        grimoire = load_grimoire(config)
+        refuse_if_broken(grimoire)
+        yield grimoire
+
+
+def recover(config: Config) -> None:
+    """Finish a transaction that a crash interrupted (call under the lock)."""
+    atomic.recover(config.local_dir, [config.root / w.storage_dir for w in config.worlds])

@@ -1,0 +1,53 @@
+"""recall: cues as imperatives, layers within the budget, token economics."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loa_memory.search.embed import minilm
+from tests.fixtures import Cli
+
+needs_model = pytest.mark.skipif(not minilm.is_available(), reason="MiniLM weights not installed")
+
+
+@pytest.fixture
+def seeded(loa: Cli) -> Cli:
+    assert loa("add", "correction", "Dropping a column broke the nightly reporting job",
+               "--trigger", "drop a column from a database table",
+               "--lesson", "check the reporting views and run the report query against staging first").exit_code == 0
+    assert loa("add", "correction", "A force push to main erased two merged pull requests",
+               "--trigger", "force push to a shared branch",
+               "--lesson", "push to a new branch and open a pull request instead").exit_code == 0
+    assert loa("add", "decision", "Use PostgreSQL for the database layer because of JSONB support",
+               "--summary", "PostgreSQL selected over SQLite").exit_code == 0
+    assert loa("add", "preference", "Prefer small modules with one concept each",
+               "--summary", "Small modules, one concept each").exit_code == 0
+    return loa
+
+
+@needs_model
+def test_correction_fires_on_a_reworded_task(seeded: Cli) -> None:
+    data = seeded.json("recall", "write a migration that drops the legacy_flag column")
+    fired = [c["imperative"].split(":")[0] for c in data["corrections"]]
+    assert fired == ["BEFORE drop a column from a database table"]
+    markdown = seeded("recall", "write a migration that drops the legacy_flag column").stdout
+    assert "## Before you start\n- BEFORE drop a column from a database table: check the reporting views" in markdown
+
+
+@needs_model
+def test_no_correction_for_an_unrelated_task(seeded: Cli) -> None:
+    assert seeded.json("recall", "update the wording of the onboarding email")["corrections"] == []
+
+
+def test_budget_bounds_what_is_returned_and_economics_are_logged(seeded: Cli) -> None:
+    data = seeded.json("recall", "choose a database for the new service", "--budget", "60")
+    assert data["economics"]["total_tokens"] <= 60
+    assert data["economics"]["full_load_tokens"] > 0
+    log = (seeded.root / ".loa" / "token_economics.jsonl").read_text().splitlines()
+    assert json.loads(log[-1])["budget"] == 60
+
+
+def test_task_type_can_be_forced(seeded: Cli) -> None:
+    assert seeded.json("recall", "anything at all", "--task-type", "review")["task_type"] == "review"

@@ -1,0 +1,199 @@
+"""The warm server, end to end: real `loa-memory` processes, a real server process, a real Unix socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from loa_memory import main
+from loa_memory.server import protocol
+from tests.fixtures import Cli
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short private runtime folder (socket paths are limited to ~100 bytes), servers enabled."""
+    folder = Path(tempfile.mkdtemp(prefix="lm", dir="/tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("LOA_MEMORY_SERVER", "auto")
+    monkeypatch.delenv("CI", raising=False)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def served(loa: Cli, runtime: Path) -> Iterator[Cli]:
+    """A grimoire with a few memories and its server running."""
+    for text, summary in (("Use PostgreSQL for the main store", "PostgreSQL main store"),
+                          ("Retry the payment queue three times before alerting", "Payment queue retries")):
+        assert loa("add", "decision", text, "--summary", summary).exit_code == 0
+    assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
+    yield loa
+    run(loa.root, "server", "stop")
+
+
+def run(root: Path, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    """``loa-memory ARGS`` as its own process, the way a user or an agent runs it."""
+    return subprocess.run([sys.executable, "-m", "loa_memory", *args], cwd=root, input=stdin, text=True,
+                          capture_output=True, env={**os.environ, **env}, timeout=120)
+
+
+def test_status_without_a_server(loa: Cli, runtime: Path) -> None:
+    record = loa.json("server", "status")  # the harness checks it against server-status.schema.json
+    assert record["running"] is False and record["socket"].endswith(".sock")
+    assert loa.json("server", "stop") == {**record, "stopped": False}
+
+
+def status(root: Path) -> dict[str, object]:
+    done = run(root, "server", "status", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_served_output_is_what_the_command_prints_in_its_own_process(served: Cli) -> None:
+    for args in (["search", "postgres", "--format", "json"], ["search", "payment retries"],
+                 ["recall", "add a retry to the payment queue", "--format", "json"], ["list"],
+                 ["show", "MEM-19990101-001"], ["search", ""], ["search", "x", "--mode", "nonsense"]):
+        before = status(served.root)["requests"]
+        warm = run(served.root, *args)
+        assert status(served.root)["requests"] == before + 1, args  # answered by the server
+        cold = run(served.root, *args, LOA_MEMORY_SERVER="off")
+        if args[0] == "recall":  # economics carry a timestamp
+            assert json.loads(warm.stdout).keys() == json.loads(cold.stdout).keys()
+        else:
+            assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr), args
+
+
+def test_an_edit_is_seen_by_the_next_served_search(served: Cli) -> None:
+    assert "Kafka" not in run(served.root, "search", "kafka").stdout
+    assert served("add", "fact", "Kafka carries the audit events", "--summary", "Kafka audit events").exit_code == 0
+    assert "Kafka audit events" in run(served.root, "search", "kafka").stdout
+    memory = next((served.root / "grimoires/loa/memory").glob("facts.yaml"))
+    memory.write_text(memory.read_text().replace("Kafka audit events", "Kinesis audit events"))
+    assert "Kinesis audit events" in run(served.root, "search", "audit events").stdout
+
+
+def test_hook_input_on_stdin_reaches_the_served_recall(served: Cli) -> None:
+    hook = json.dumps({"prompt": "change the payment queue retries", "session_id": "s1"})
+    before = status(served.root)["requests"]
+    done = run(served.root, "recall", "--hook-input", "--format", "json", stdin=hook)
+    assert done.returncode == 0, done.stderr
+    assert status(served.root)["requests"] == before + 1
+    assert "Payment queue retries" in done.stdout
+
+
+def test_stop_removes_the_socket_and_commands_run_in_their_own_process(served: Cli) -> None:
+    path = protocol.socket_path(served.root)
+    assert path.exists()
+    stopped = json.loads(run(served.root, "server", "stop", "--format", "json").stdout)
+    assert stopped["stopped"] is True and stopped["running"] is False
+    assert not path.exists()
+    assert status(served.root)["running"] is False
+    done = run(served.root, "search", "postgres", LOA_MEMORY_SERVER="off")
+    assert done.returncode == 0 and "PostgreSQL" in done.stdout
+
+
+def test_a_server_that_runs_other_code_declines_and_exits(served: Cli) -> None:
+    request = {"argv": ["search", "postgres"], "cwd": str(served.root), "env": dict(os.environ), "stamp": "old"}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.connect(str(protocol.socket_path(served.root)))
+        conn.sendall(json.dumps(request).encode() + b"\n")
+        conn.shutdown(socket.SHUT_WR)
+        assert json.loads(protocol.receive(conn)) == {"decline": "outdated"}
+    assert _eventually(lambda: status(served.root)["running"] is False)
+
+
+def test_a_server_exits_after_its_idle_time(loa: Cli, runtime: Path) -> None:
+    assert run(loa.root, "server", "start", "--idle", "1").returncode == 0
+    assert _eventually(lambda: status(loa.root)["running"] is False)
+    assert not protocol.socket_path(loa.root).exists()
+
+
+def test_a_read_command_starts_a_server_unless_switched_off(loa: Cli, runtime: Path) -> None:
+    assert run(loa.root, "search", "anything", LOA_MEMORY_SERVER="off").returncode in (0, 1)
+    assert run(loa.root, "server", "status", LOA_MEMORY_SERVER="off").returncode == 0
+    time.sleep(0.5)
+    assert status(loa.root)["running"] is False
+    assert run(loa.root, "search", "anything", CI="true").returncode in (0, 1)
+    try:
+        assert _eventually(lambda: status(loa.root)["running"] is True)
+        assert status(loa.root)["idle_seconds"] == 120  # under CI it does not stay long
+    finally:
+        run(loa.root, "server", "stop")
+
+
+def test_a_runtime_folder_others_can_enter_is_not_used(loa: Cli, runtime: Path) -> None:
+    folder = protocol.socket_path(loa.root).parent
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    done = run(loa.root, "server", "start", "--foreground", "--idle", "5")
+    assert done.returncode != 0 and "not private" in done.stderr
+    assert run(loa.root, "search", "anything").returncode in (0, 1)  # runs in its own process instead
+    time.sleep(1)
+    assert not protocol.socket_path(loa.root).exists()  # and starts no server there
+
+
+def test_a_second_server_for_the_same_repository_steps_aside(served: Cli) -> None:
+    first = status(served.root)["pid"]
+    assert run(served.root, "server", "start", "--foreground", "--idle", "5").returncode == 0
+    assert status(served.root)["pid"] == first
+
+
+def _eventually(check: object, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize(("argv", "served"), [
+    (["search", "x"], True), (["--format", "json", "recall", "task"], True), (["--format=json", "why", "q"], True),
+    (["list"], True), (["show", "MEM-20260101-001"], True), (["search", "x", "--help"], False), (["--version"], False),
+    (["lint"], False), (["add", "fact", "x"], False), ([], False), (["--root"], False),
+])
+def test_which_command_lines_go_to_the_server(grimoire: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                              served: bool) -> None:
+    monkeypatch.chdir(grimoire)
+    command, root = main.parse(argv)
+    assert (command in main.SERVED and root == grimoire.resolve()) is served
+    elsewhere = main.parse(["--root", str(grimoire), *argv])[1]
+    assert (elsewhere is not None) is (served and argv[:1] != ["--root"])
+
+
+def test_the_server_embeds_in_the_background_what_commands_leave_for_later(loa: Cli, runtime: Path) -> None:
+    config = loa.root / ".loa.config.yaml"  # a budget of 0 s: no command embeds before answering
+    config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    eager_embed_seconds: 0\n"
+                                                 "    embedder: hashing\n", 1))
+    for n in range(6):
+        assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port of {n}").exit_code == 0
+
+    def waiting() -> list[str]:
+        done = run(loa.root, "search", "which port", "--mode", "hybrid", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        return [w for w in json.loads(done.stdout)["warnings"] if "no vectors yet" in w]
+
+    assert waiting() == ["6 entries have no vectors yet and are found by words only; run `loa-memory index` once to "
+                         "embed them (the warm server also embeds them between requests)"]
+    assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
+    try:
+        deadline = time.monotonic() + 60
+        while (left := waiting()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert left == []
+        assert loa.json("index")["embedded"] == 0  # nothing was left to do
+    finally:
+        run(loa.root, "server", "stop")
