@@ -219,7 +219,7 @@ Row = dict[str, str]
 def measure(base: Path, size: int, queries: Sequence[str], runs: int, model: str, model_sizes: set[int],
             peak: float | None, log: Callable[[str], None]) -> tuple[Row, list[str]]:
     from loa_memory.search.embed import select_embedder
-    from loa_memory.search.search import eager_limit
+    from loa_memory.search.retriever import eager_limit
 
     limit = eager_limit(select_embedder().embedder)  # the default's, in effect until set_embedder
 

@@ -17,7 +17,8 @@ from datetime import datetime
 from typing import Any
 
 from loa_memory.model import Entry, headline
-from loa_memory.search.search import Hit, Retriever, SearchOptions, run
+from loa_memory.search.retriever import Retriever
+from loa_memory.search.search import Hit, SearchOptions, run
 from loa_memory.search.strategy import TaskType, actions, detect_task_type, same_action
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id

@@ -108,7 +108,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     from loa_memory.errors import UsageError
     from loa_memory.lifecycle.recall_log import serve_recall
     from loa_memory.render.recall import recall_markdown
-    from loa_memory.search.search import deferred_embedding
+    from loa_memory.search.retriever import deferred_embedding
 
     session = None
     if hook_input:

@@ -78,7 +78,7 @@ def trace_pairs(grimoire: Grimoire, world: str | None = None) -> list[tuple[Entr
 def cluster_pairs(config: Config, grimoire: Grimoire, threshold: float, warnings: list[str] | None = None,
                   world: str | None = None) -> list[Cluster]:
     """Recurring error/resolution pairs, clustered by cosine similarity of their text."""
-    from loa_memory.search.search import Retriever
+    from loa_memory.search.retriever import Retriever
 
     pairs = trace_pairs(grimoire, world)
     if not pairs:

@@ -87,7 +87,7 @@ def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: fl
     candidates += [Domain(a, _ACTION_LABELS.get(a, a.replace("-", " ")), "action", m) for a, m in by_action.items()]
     candidates += [Domain(t, t.replace("-", " "), "tag", m) for t, m in by_tag.items()]
     if len(cues) >= minimum:
-        from loa_memory.search.search import Retriever
+        from loa_memory.search.retriever import Retriever
 
         vectors = Retriever(config, grimoire).vectors([trigger_of(e) for e in cues], cache=True)
         for members in greedy_clusters(vectors, threshold):

@@ -66,7 +66,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
                      warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
     """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
     to a cluster's centroid."""
-    from loa_memory.search.search import Retriever
+    from loa_memory.search.retriever import Retriever
 
     episodes = sorted(((e, k) for e in grimoire.entries if (k := kind_of(e)) and grimoire.status(e) == "active"
                        and (world is None or e.world == world)),

@@ -64,7 +64,7 @@ class Backend:
 
     def warm_up(self) -> None:
         """Open the grimoire, the full-text index and the embedding model before the first call needs them."""
-        from loa_memory.search.search import warm_up
+        from loa_memory.search.retriever import warm_up
 
         with self._lock:
             try:

@@ -34,7 +34,7 @@ from loa_memory.store.cache import memo
 def serve(root: Path, idle: float, run: Runner) -> bool:
     """Serve ``root`` until idle, stopped or outdated; False when another server already serves it. ``run`` runs one
     command line and returns its exit code (the CLI passes its own, so this package never imports the CLI)."""
-    from loa_memory.search.search import deferred_embedding
+    from loa_memory.search.retriever import deferred_embedding
 
     path = protocol.socket_path(root)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -186,7 +186,7 @@ def _as_client(request: dict[str, Any], out: io.StringIO, err: io.StringIO) -> I
 
 def _warm_up(root: Path) -> None:
     """Load what a search needs (modules, grimoire, index, vectors, model) before the first request."""
-    from loa_memory.search.search import warm_up
+    from loa_memory.search.retriever import warm_up
     from loa_memory.store.config import load_config
 
     with contextlib.suppress(Exception):  # nothing to warm (not initialised, a broken file): requests will say so
@@ -195,7 +195,7 @@ def _warm_up(root: Path) -> None:
 
 def _embed_some(root: Path) -> bool:
     """Embed a few entries that have no vector yet; True while more are waiting."""
-    from loa_memory.search.search import embed_some
+    from loa_memory.search.retriever import embed_some
     from loa_memory.store.config import load_config
 
     try:

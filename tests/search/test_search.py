@@ -148,12 +148,12 @@ def test_an_episode_that_records_a_correction_weighs_as_one(kinds: object, weigh
 
 def test_more_missing_vectors_than_a_command_can_embed_wait_for_index(seeded: Cli,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from loa_memory.search import search
+    from loa_memory.search import retriever
     from loa_memory.search.embed import select_embedder
 
     rate = select_embedder().embedder.entries_per_second
-    monkeypatch.setattr(search, "EAGER_EMBED_SECONDS", 3.5 / rate)  # room for 3 of the 4 entries
-    assert search.eager_limit(select_embedder().embedder) == 3
+    monkeypatch.setattr(retriever, "EAGER_EMBED_SECONDS", 3.5 / rate)  # room for 3 of the 4 entries
+    assert retriever.eager_limit(select_embedder().embedder) == 3
     waiting = seeded.json("search", "postgresql jsonb", "--mode", "hybrid")
     assert any("4 entries have no vectors yet" in w for w in waiting["warnings"])
     assert waiting["results"][0]["summary"] == "PostgreSQL selected over SQLite"  # by its words
@@ -165,7 +165,7 @@ def test_more_missing_vectors_than_a_command_can_embed_wait_for_index(seeded: Cl
 
 def test_embed_some_embeds_a_few_missing_vectors_at_a_time(seeded: Cli) -> None:
     from loa_memory.search.embed import select_embedder
-    from loa_memory.search.search import embed_some
+    from loa_memory.search.retriever import embed_some
     from loa_memory.store import load_config
 
     config = load_config(seeded.root)
@@ -175,12 +175,12 @@ def test_embed_some_embeds_a_few_missing_vectors_at_a_time(seeded: Cli) -> None:
 
 
 def test_deferred_embedding_embeds_little_before_answering(seeded: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from loa_memory.search import search
+    from loa_memory.search import retriever
     from loa_memory.search.embed import select_embedder
 
     rate = select_embedder().embedder.entries_per_second
-    monkeypatch.setattr(search, "DEFERRED_EAGER_SECONDS", 3.5 / rate)  # 3 of the 4 entries; the budget stays 240 s
-    with search.deferred_embedding():
+    monkeypatch.setattr(retriever, "DEFERRED_EAGER_SECONDS", 3.5 / rate)  # 3 of the 4 entries; the budget stays 240 s
+    with retriever.deferred_embedding():
         assert any("4 entries have no vectors yet" in w for w in seeded.json("search", "jsonb")["warnings"])
     hook = seeded("recall", "--hook-input", "--format", "json", input='{"prompt": "which database has jsonb"}')
     assert any("4 entries have no vectors yet" in w for w in json.loads(hook.stdout)["warnings"])  # a hook defers
