@@ -220,8 +220,9 @@ def measure(base: Path, size: int, queries: Sequence[str], runs: int, model: str
             peak: float | None, log: Callable[[str], None]) -> tuple[Row, list[str]]:
     from loa_memory.search.embed import select_embedder
     from loa_memory.search.retriever import eager_limit
+    from loa_memory.store.settings import Retrieval
 
-    limit = eager_limit(select_embedder().embedder)  # the default's, in effect until set_embedder
+    limit = eager_limit(select_embedder().embedder, Retrieval().eager_embed_seconds)  # the default's
 
     row: Row = {}
     notes: list[str] = []

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any, Literal
 
+from loa_memory.store.settings import Economics
+
 LONG_INDEX_TOKENS = 25  # an index line over this (≈ 100 characters) is long
 LONG_TIMELINE_TOKENS = 20  # a timeline line over this is long (the design's layer 2 is ≈ 100 tokens for 5 lines)
 
@@ -27,7 +29,6 @@ class Threshold:
     key: str  # under `economics:` in .loa.config.yaml
     label: str
     op: Literal[">", "<"]
-    default: float
     per: Literal["window", "recall", "session"]
     definition: str
     action: str
@@ -35,22 +36,22 @@ class Threshold:
 
 
 THRESHOLDS: tuple[Threshold, ...] = (
-    Threshold(1, "discovery_read_ratio", "max_discovery_read_ratio", "discovery/read ratio", ">", 0.15, "window",
+    Threshold(1, "discovery_read_ratio", "max_discovery_read_ratio", "discovery/read ratio", ">", "window",
               "index and timeline tokens (discovery) per token of full entries read (layer 3), over all recalls",
               "compress-discovery", "cost control: discovery overhead is paid by every recall"),
-    Threshold(2, "savings_pct", "min_savings_pct", "savings vs full load", "<", 50, "window",
+    Threshold(2, "savings_pct", "min_savings_pct", "savings vs full load", "<", "window",
               "100 × (1 − tokens recall spent / tokens of loading every active entry), over all recalls",
               "review-relevance", "return: progressive disclosure must save more than it costs"),
-    Threshold(3, "layer3_loads", "max_layer3_loads", "layer-3 loads per task", ">", 3, "recall",
+    Threshold(3, "layer3_loads", "max_layer3_loads", "layer-3 loads per task", ">", "recall",
               "full entries loaded per recall (mean)", "composite-entry",
               "structure: entries read together lack an entry that sums them up"),
-    Threshold(4, "discovery_tokens", "max_discovery_tokens", "discovery tokens per recall", ">", 200, "recall",
+    Threshold(4, "discovery_tokens", "max_discovery_tokens", "discovery tokens per recall", ">", "recall",
               "index + timeline tokens per recall (mean)", "prune-index",
               "index bloat: layer 1 should stay lean to scan"),
-    Threshold(5, "timeline_tokens", "max_timeline_tokens", "timeline tokens scanned per recall", ">", 100, "recall",
+    Threshold(5, "timeline_tokens", "max_timeline_tokens", "timeline tokens scanned per recall", ">", "recall",
               "tokens of the recent-decisions timeline per recall (mean)", "shorten-timeline",
               "timeline bloat: layer 2 scanning becomes expensive"),
-    Threshold(6, "tokens_saved", "min_tokens_saved", "tokens saved per session", "<", 1000, "session",
+    Threshold(6, "tokens_saved", "min_tokens_saved", "tokens saved per session", "<", "session",
               "full load − tokens spent, summed over a session's recalls (mean over sessions; a recall without "
               "a session id is a session of its own)", "evaluate-roi",
               "informational: memory may not be needed for sessions like these"),
@@ -158,7 +159,7 @@ def evaluate(records: Sequence[Mapping[str, Any]], limits: Mapping[str, float], 
     """Every threshold in priority order: its value, whether it is breached, and the corrective action."""
     checks = []
     for t in THRESHOLDS:
-        limit = float(limits.get(t.metric, t.default))
+        limit = float(limits.get(t.metric, getattr(Economics(), t.key)))
         value, units, breaching = measure(t, records, limit)
         nothing_read = t.metric == "discovery_read_ratio" and value is None and \
             any(r["discovery_tokens"] for r in records)

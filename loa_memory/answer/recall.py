@@ -315,7 +315,7 @@ def contradiction_record(pair: Contradiction) -> dict[str, Any]:
 
 def recall_budget(config: Config, budget: int | None = None) -> int:
     """``budget``, else ``retrieval.budget`` (1500 tokens)."""
-    return budget or int(config.section("retrieval").get("budget", 1500))
+    return budget or int(config.retrieval.budget)
 
 
 def recall_record(result: Recall) -> dict[str, Any]:

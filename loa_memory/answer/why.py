@@ -80,7 +80,7 @@ def why(config: Config, target: str, *, worlds: Sequence[str] = (), k: int | Non
     if path is not None:
         result = _path_mode(config, grimoire, target, path, worlds)
     else:
-        k = k or int(config.section("retrieval").get("max_per_query", 10))
+        k = k or int(config.retrieval.max_per_query)
         result = _question_mode(config, grimoire, target, worlds, k)
         if _PATHLIKE.match(target.strip()):
             result.warnings.insert(0, f"{target} is not a file or folder in {config.root}; "

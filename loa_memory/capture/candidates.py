@@ -138,13 +138,13 @@ def _scrub(config: Config, value: Any) -> Any:
         return [_scrub(config, item) for item in value]
     if not isinstance(value, str):
         return value
-    settings = config.section("secrets")
-    if settings.get("enabled") is False:
+    settings = config.secrets
+    if settings.enabled is False:
         return value
     from loa_memory.secrets import scan_text
 
-    hits = scan_text(value, allowlist=frozenset(settings.get("allowlist") or ()),
-                     include_pii=bool(settings.get("pii", True)))
+    hits = scan_text(value, allowlist=frozenset(settings.allowlist or ()),
+                     include_pii=bool(settings.pii))
     return f"[withheld: {', '.join(sorted({h.description for h in hits}))}]" if hits else value
 
 

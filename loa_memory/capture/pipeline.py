@@ -77,18 +77,18 @@ class CaptureReport:
 def capture(config: Config, options: CaptureOptions, *, moment: datetime | None = None) -> CaptureReport:
     """Capture from the commits and transcripts ``options`` names; see the module docstring."""
     report = CaptureReport(dry_run=options.dry_run)
-    settings = config.section("auto_capture")
-    if settings.get("enabled") is False:
+    settings = config.auto_capture
+    if settings.enabled is False:
         report.notes.append("capture is off (memory_schema.auto_capture.enabled: false); nothing was read")
         return report
     candidates: list[Candidate] = []
     if options.revs or options.since:
-        if settings.get("commits") is False:
+        if settings.commits is False:
             report.notes.append("commit capture is off (memory_schema.auto_capture.commits: false)")
         else:
             candidates.extend(commit_candidates(config, resolve(config.root, options.revs, options.since)))
     for path in options.transcripts:
-        if settings.get("transcripts") is False:
+        if settings.transcripts is False:
             report.notes.append("transcript capture is off (memory_schema.auto_capture.transcripts: false)")
             break
         transcript = read_transcript(path)
@@ -104,9 +104,9 @@ def capture(config: Config, options: CaptureOptions, *, moment: datetime | None 
 def _write(config: Config, candidates: list[Candidate], options: CaptureOptions, report: CaptureReport,
            moment: datetime) -> None:
     world = config.world(options.world).name
-    settings = config.section("auto_capture")
-    minimum = float(settings.get("min_confidence") or 0.0)
-    wanted = set(settings.get("categories") or ())
+    settings = config.auto_capture
+    minimum = float(settings.min_confidence or 0.0)
+    wanted = set(settings.categories or ())
     with loaded_for_writing(config, write=not options.dry_run) as grimoire:
         seen = Seen(config.root, grimoire)
         used = grimoire.ids()

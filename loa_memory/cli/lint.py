@@ -85,7 +85,7 @@ def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, n
 
         findings, skipped = scan_secret_paths(config, list(files))
     else:
-        allowlist = list(config.section("secrets").get("allowlist") or []) if config else []
+        allowlist = list(config.secrets.allowlist or []) if config else []
         findings, skipped = scan_files(list(files), allowlist=allowlist, include_pii=not no_pii,
                                        root=config.root if config else None)
     for note in skipped:

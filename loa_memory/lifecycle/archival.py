@@ -61,9 +61,9 @@ class ArchivePlan:
 
 
 def _settings(config: Config) -> tuple[int, int, int]:
-    section = config.section("lifecycle")
-    return (int(section.get("superseded_retention_days", 90)), int(section.get("ineffective_min_applications", 5)),
-            int(section.get("warn_before_archive_days", 7)))
+    section = config.lifecycle
+    return (int(section.superseded_retention_days), int(section.ineffective_min_applications),
+            int(section.warn_before_archive_days))
 
 
 def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None,

@@ -15,9 +15,8 @@ from loa_memory.store.times import now_utc
 
 
 def thresholds(config: Config) -> dict[str, float]:
-    """metric → threshold: ``economics.<key>`` from the config, else the design's default."""
-    section = config.section("economics")
-    return {t.metric: float(section.get(t.key, t.default)) for t in THRESHOLDS}
+    """metric → threshold: ``economics.<key>`` from the config (its defaults: ``store/settings.py``)."""
+    return {t.metric: float(getattr(config.economics, t.key)) for t in THRESHOLDS}
 
 
 def gather_facts(config: Config, now: datetime | None = None) -> Facts:
@@ -28,8 +27,8 @@ def gather_facts(config: Config, now: datetime | None = None) -> Facts:
                         reverse=True)
     decisions = sorted((e for e in active if e.category == "decision"), key=lambda e: e.timestamp, reverse=True)
     long_timeline = [e.id for e in decisions[:TIMELINE] if tokens(timeline_line(e)) > LONG_TIMELINE_TOKENS]
-    retrieval = config.section("retrieval")
-    return Facts(budget=int(retrieval.get("budget", 1500)), min_confidence=float(retrieval.get("min_confidence", 0)),
+    retrieval = config.retrieval
+    return Facts(budget=int(retrieval.budget), min_confidence=float(retrieval.min_confidence),
                  full_load_tokens=sum(tokens(full_text(e)) for e in active),
                  long_index_lines=tuple(memory_id for _, memory_id in long_index),
                  long_timeline_lines=tuple(long_timeline),

@@ -166,7 +166,7 @@ def _loads(text: str) -> Any:
 def score_grimoire(config: Config, now: datetime | None = None) -> ScoreReport:
     """Fold new usage events into each entry's ``effectiveness`` block, crash-safely and exactly once."""
     report = ScoreReport()
-    minimum = int(config.section("lifecycle").get("ineffective_min_applications", 5))
+    minimum = int(config.lifecycle.ineffective_min_applications)
     frozen = {c.name for c in config.categories if c.operator_only or c.append_only}
     with locked(config.local_dir):
         recover(config)

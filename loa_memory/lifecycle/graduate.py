@@ -78,14 +78,14 @@ class Graduation:
 
 def eligibility(config: Config, entry: Entry, events: list[dict[str, Any]] | None = None) -> Eligibility:
     """How ready ``entry`` is to graduate (``events``: the usage log, read if not given)."""
-    section = config.section("lifecycle")
+    section = config.lifecycle
     history = cue_history(read_events(config.local_dir) if events is None else events)
     raw = entry.data.get("effectiveness")
     eff: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     score = eff.get("score") if isinstance(eff.get("score"), int) else None
     result = Eligibility(len(history.fired_sessions(entry.id, entry.aliases)), int(eff.get("applications") or 0),
-                         int(eff.get("successes") or 0), score, int(section.get("graduate_min_sessions", 3)),
-                         int(section.get("graduate_min_successes", 3)), int(section.get("graduate_min_score", 80)))
+                         int(eff.get("successes") or 0), score, int(section.graduate_min_sessions),
+                         int(section.graduate_min_successes), int(section.graduate_min_score))
     if result.fired_sessions < result.min_sessions:
         result.shortfalls.append(f"fired in {result.fired_sessions} of the {result.min_sessions} sessions needed "
                                  "(lifecycle.graduate_min_sessions; counted from this machine's .loa/usage.jsonl)")

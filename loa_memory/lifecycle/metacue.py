@@ -136,11 +136,11 @@ def meta_fields(domain: Domain) -> dict[str, Any]:
 def propose_meta(config: Config, *, apply: bool = False, world: str | None = None,
                  moment: datetime | None = None) -> MetaReport:
     """Find the domains and propose (or with ``apply`` write) a meta-cue for each one not yet covered."""
-    section = config.section("lifecycle")
-    minimum = int(section.get("meta_cue_min_corrections", 3))
+    section = config.lifecycle
+    minimum = int(section.meta_cue_min_corrections)
     report = MetaReport(apply, minimum)
     with loaded_for_writing(config, write=apply) as grimoire:
-        report.domains = find_domains(config, grimoire, minimum, float(section.get("meta_cue_similarity", 0.6)))
+        report.domains = find_domains(config, grimoire, minimum, float(section.meta_cue_similarity))
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         for domain in report.domains:

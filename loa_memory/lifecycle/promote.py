@@ -118,9 +118,9 @@ def _describe(cluster: Cluster) -> dict[str, Any]:
 def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
             moment: datetime | None = None) -> PromoteReport:
     """Promote recurring episode clusters; see the module docstring."""
-    section = config.section("lifecycle")
-    threshold = float(section.get("similarity_threshold", 0.7))
-    min_sessions = int(section.get("promotion_min_sessions", 3))
+    section = config.lifecycle
+    threshold = float(section.similarity_threshold)
+    min_sessions = int(section.promotion_min_sessions)
     report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
     worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
     with loaded_for_writing(config, write=not dry_run) as grimoire:

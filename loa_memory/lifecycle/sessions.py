@@ -34,7 +34,7 @@ def brief_options(config: Config, budget: int | None = None, worlds: Sequence[st
     if agent is not None:
         check_agent(agent)
     return BriefOptions(recall_budget(config, budget),
-                        int(config.section("lifecycle").get("session_episodes", 5)), worlds=tuple(worlds),
+                        int(config.lifecycle.session_episodes), worlds=tuple(worlds),
                         agent=agent)
 
 
@@ -44,7 +44,7 @@ def start_session(config: Config, options: BriefOptions, now: datetime | None = 
     grimoire = load_grimoire(config, options.worlds or None)
     brief = session_brief(grimoire, options, moment)
     check = None
-    if config.section("lifecycle").get("check_on_session_start", True):
+    if config.lifecycle.check_on_session_start:
         check = plan_archive(config, grimoire, moment, options.worlds)
     conflicts = [c for c in contradictions(grimoire, moment)
                  if not options.worlds or {c.holder.world, c.other.world} & set(options.worlds)]

@@ -51,7 +51,7 @@ def grimoire_stats(config: Config, now: datetime | None = None, worlds: Sequence
         "due_for_archival": dict(Counter(d.reason for d in plan.due)),
         "expiring_soon": [{"id": e.entry.id, "expires_at": e.entry.expires_at, "days_left": e.days_left,
                            "summary": e.entry.summary} for e in plan.expiring],
-        "warn_before_archive_days": int(config.section("lifecycle").get("warn_before_archive_days", 7)),
+        "warn_before_archive_days": int(config.lifecycle.warn_before_archive_days),
         "usage": {"events": len(events), "pending": sum(1 for e in events if e["event_id"] not in folded)},
         "last_runs": {job: runs.get(job) for job in (*JOBS, *sorted(set(runs) - set(JOBS)))},
     }

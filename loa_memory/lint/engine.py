@@ -48,7 +48,7 @@ class LintResult:
 def rule_settings(config: Config) -> dict[str, tuple[bool, Severity]]:
     """Each rule's (enabled, severity) after ``memory_schema.lint.rules``."""
     settings = {rule_id: (True, module.SEVERITY) for rule_id, module in {**RULES_BY_ID, **EXTRA_RULES}.items()}
-    for rule_id, value in (config.section("lint").get("rules") or {}).items():
+    for rule_id, value in (config.lint.rules or {}).items():
         if rule_id not in settings:
             known = ", ".join(sorted(settings))
             raise UsageError(f"unknown lint rule {rule_id!r} in memory_schema.lint.rules",
@@ -136,9 +136,9 @@ def scan_secret_paths(config: Config, paths: Sequence[Path]) -> tuple[list[Findi
     memory = {mf.path.resolve() for mf in iter_memory_files(config)}
     ours = [p for p in paths if p.resolve() in memory]
     others = [p for p in paths if p.resolve() not in memory]
-    settings = config.section("secrets")
-    findings, skipped = scan_files(others, allowlist=list(settings.get("allowlist") or []),
-                                   include_pii=bool(settings.get("pii", True)), root=config.root)
+    settings = config.secrets
+    findings, skipped = scan_files(others, allowlist=list(settings.allowlist or []),
+                                   include_pii=bool(settings.pii), root=config.root)
     if ours:
         findings += run_lint(config, LintOptions(paths=[str(p) for p in ours], rules=["secret"])).findings
     return findings, skipped

@@ -86,7 +86,7 @@ def add_world(root: Path, name: str, description: str = "") -> list[str]:
     spec: dict[str, Any] = {"storage_dir": f"grimoires/{name}/memory"}
     if description:
         spec["description"] = description
-    if config.section("worlds"):
+    if config.settings.get("worlds"):
         new = yamlio.set_in_document(text, ("memory_schema", "worlds", name), spec)
     else:  # the implicit single world becomes the first (default) entry of `worlds`
         only = config.worlds[0]

@@ -26,7 +26,7 @@ def build_index(config: Config, *, rebuild: bool = False, embed: bool = True,
         return report
     from loa_memory.search.embed import Sidecar, embedding_text, select_embedder, text_hash
 
-    choice = select_embedder(config.section("retrieval").get("embedder"))
+    choice = select_embedder(config.retrieval.embedder)
     root = config.local_dir / "embeddings"
     if rebuild:
         shutil.rmtree(root, ignore_errors=True)

@@ -219,7 +219,7 @@ class FullTextIndex:
         Coverage is the idf-weighted share of the query's words that the document contains. With
         ``worlds``, only those worlds' documents compete for the ``limit`` places.
         """
-        extra = self.config.section("retrieval").get("synonyms") or ()
+        extra = self.config.retrieval.synonyms or ()
         parsed = build_query(text, synonyms.table(extra))
         if parsed is None:
             return []

@@ -20,10 +20,9 @@ from loa_memory.store.load import Grimoire, load_grimoire
 if TYPE_CHECKING:
     from loa_memory.search.embed import Embedder
 
-EAGER_EMBED_SECONDS = 240  # missing vectors embedded before answering, if the embedder can do them in this time
-# (retrieval.eager_embed_seconds); more are embedded by `loa-memory index` or, between requests, by the warm
-# server, and search meanwhile finds those entries by words
-DEFERRED_EAGER_SECONDS = 5.0  # the same where answering fast matters more (the warm server, agent hooks)
+# retrieval.eager_embed_seconds bounds the embedding a command does before answering; within deferred_embedding
+# (the warm server, agent hooks), where answering fast matters more, it is at most this
+DEFERRED_EAGER_SECONDS = 5.0
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
@@ -43,10 +42,10 @@ def deferred_embedding() -> Iterator[None]:
         _deferred = saved
 
 
-def eager_limit(embedder: Embedder, seconds: float | None = None) -> int:
-    """How many missing vectors a command embeds before answering: ``seconds`` (default EAGER_EMBED_SECONDS)
-    of the embedder's work (about 2,600 entries for MiniLM, 600 for MPNet)."""
-    return int((EAGER_EMBED_SECONDS if seconds is None else seconds) * embedder.entries_per_second)
+def eager_limit(embedder: Embedder, seconds: float) -> int:
+    """How many missing vectors a command embeds before answering: ``seconds`` of the embedder's work
+    (``retrieval.eager_embed_seconds``, 240 s by default: about 2,600 entries for MiniLM, 600 for MPNet)."""
+    return int(seconds * embedder.entries_per_second)
 
 
 class Retriever:
@@ -78,7 +77,7 @@ class Retriever:
         sidecar = self.sidecar()
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
-        seconds = self.config.section("retrieval").get("eager_embed_seconds", EAGER_EMBED_SECONDS)
+        seconds = self.config.retrieval.eager_embed_seconds
         if _deferred:
             seconds = min(seconds, DEFERRED_EAGER_SECONDS)
         if missing and len(missing) <= eager_limit(sidecar.embedder, seconds):
@@ -160,7 +159,7 @@ class Retriever:
         if self._sidecar is None:
             from loa_memory.search.embed import Sidecar, select_embedder
 
-            choice = select_embedder(self.config.section("retrieval").get("embedder"))
+            choice = select_embedder(self.config.retrieval.embedder)
             if choice.warning:
                 self.warnings.append(choice.warning)
             self.is_fallback = choice.is_fallback

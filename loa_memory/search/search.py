@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from loa_memory.errors import UsageError
 from loa_memory.model import Entry
@@ -20,12 +20,12 @@ from loa_memory.search.rank import Fused, Weights, fuse, max_factor, tier, weigh
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.settings import Mode
 from loa_memory.store.times import now_utc
 
 if TYPE_CHECKING:
     pass
 
-Mode = Literal["hybrid", "lexical", "semantic"]
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,9 @@ class SearchResult:
 
 
 def weights_from(config: Config, category: dict[str, float] | None = None) -> Weights:
-    retrieval = config.section("retrieval")
-    return Weights(recency_weight=float(retrieval.get("recency_weight", 0.1)),
-                   episodic_half_life_days=float(retrieval.get("episodic_half_life_days", 14)),
+    retrieval = config.retrieval
+    return Weights(recency_weight=float(retrieval.recency_weight),
+                   episodic_half_life_days=float(retrieval.episodic_half_life_days),
                    category=category or {})
 
 
@@ -92,7 +92,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
     if not options.query.strip():
         raise UsageError("the query is empty", hint='e.g. loa-memory search "why postgres"')
     config = retriever.config
-    mode: Mode = options.mode or config.section("retrieval").get("mode", "hybrid")
+    mode: Mode = options.mode or config.retrieval.mode
     weights = weights or weights_from(config)
     moment = now or now_utc()
     pool = max(50, options.k * 10)
@@ -101,7 +101,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
                                   also=[key for key, _, _ in lexical]) if mode != "lexical" else []
     fused = fuse(lexical, semantic, weights)
     minimum = options.min_confidence if options.min_confidence is not None else \
-        float(config.section("retrieval").get("min_confidence", 0.0))
+        float(config.retrieval.min_confidence)
     hits = _select(retriever.grimoire, retriever.entries, fused, options, minimum, weights, moment)
     return SearchResult(hits[: options.k], mode, retriever.warnings, retriever.embedded_now,
                         retriever.unembedded, time.perf_counter() - started)
@@ -109,7 +109,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
 
 def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], options: SearchOptions,
             minimum: float, weights: Weights, now: datetime) -> list[Hit]:
-    hide_after = int(grimoire.config.section("lifecycle").get("ineffective_min_applications", 5))
+    hide_after = int(grimoire.config.lifecycle.ineffective_min_applications)
     hits: dict[str, Hit] = {}
     # fused is best first, so once the k-th best score is out of a candidate's reach, it is out of every
     # later one's. Not with history: swapping a replaced entry below its successor can free a place.
@@ -207,7 +207,7 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], now: datetime) -> l
 
 def max_per_query(config: Config, k: int | None = None) -> int:
     """``k``, else ``retrieval.max_per_query`` (10)."""
-    return k or int(config.section("retrieval").get("max_per_query", 10))
+    return k or int(config.retrieval.max_per_query)
 
 
 def search_record(config: Config, query: str, result: SearchResult, explain: bool = False) -> dict[str, Any]:

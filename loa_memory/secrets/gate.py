@@ -8,13 +8,13 @@ from loa_memory.store.config import Config
 
 def check_secrets(config: Config, text: str, rel: str, first_line: int) -> None:
     """Raise ``SecretRefused`` if ``text`` (to be written at ``rel:first_line``) holds a secret or PII."""
-    settings = config.section("secrets")
-    if settings.get("enabled") is False:
+    settings = config.secrets
+    if settings.enabled is False:
         return
     from loa_memory.secrets import scan_text
 
-    hits = scan_text(text, allowlist=frozenset(settings.get("allowlist") or ()),
-                     include_pii=bool(settings.get("pii", True)))
+    hits = scan_text(text, allowlist=frozenset(settings.allowlist or ()),
+                     include_pii=bool(settings.pii))
     if not hits:
         return
     first = hits[0]

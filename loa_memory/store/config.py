@@ -3,47 +3,34 @@
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from loa_memory.errors import ConfigError, NotInitialised
-from loa_memory.model import ARCHIVE_DIR, DEFAULT_CATEGORIES, Category
+from loa_memory.model import DEFAULT_CATEGORIES, Category
 from loa_memory.rootdir import CONFIG_NAME as CONFIG_NAME  # re-exported: callers import both from here
 from loa_memory.rootdir import find_root as find_root
 from loa_memory.store import schema as schema_mod
 from loa_memory.store import yamlio
 from loa_memory.store.cache import memo
+from loa_memory.store.settings import (
+    AutoCapture,
+    Economics,
+    Governance,
+    Lifecycle,
+    Lint,
+    Retrieval,
+    Secrets,
+    T,
+    defaults,
+    section_record,
+)
 
-DEFAULT_WORLD = "loa"
 LOCAL_DIR = ".loa"
-
-DEFAULTS: dict[str, Any] = {
-    "version": 1,
-    "enabled": True,
-    "storage_dir": "grimoires/loa/memory",
-    "default_world": DEFAULT_WORLD,
-    "worlds": {},
-    "auto_capture": {"enabled": True, "commits": True, "transcripts": True, "categories": [],
-                     "min_confidence": 0.5, "summariser": None},
-    "retrieval": {"max_per_query": 10, "min_confidence": 0.5, "recency_weight": 0.1, "mode": "hybrid",
-                  "embedder": None, "budget": 1500, "episodic_half_life_days": 14, "profile": "default",
-                  "adaptive": False, "profiles": {}},
-    "economics": {"max_discovery_read_ratio": 0.15, "min_savings_pct": 50, "max_layer3_loads": 3,
-                  "max_discovery_tokens": 200, "max_timeline_tokens": 100, "min_tokens_saved": 1000},
-    "lifecycle": {"auto_archive": True, "archive_dir": ARCHIVE_DIR, "check_on_session_start": True,
-                  "warn_before_archive_days": 7, "superseded_retention_days": 90,
-                  "ineffective_min_applications": 5, "promotion_min_sessions": 3,
-                  "similarity_threshold": 0.7, "session_episodes": 5, "graduate_min_sessions": 3,
-                  "graduate_min_score": 80, "graduate_min_successes": 3, "meta_cue_min_corrections": 3,
-                  "meta_cue_similarity": 0.6},
-    "categories": {},
-    "lint": {"rules": {}, "near_duplicate_threshold": 0.85, "max_content_length": 2000,
-             "stale_cue_sessions": 20},
-    "secrets": {"enabled": True, "pii": True, "allowlist": []},
-    "governance": {"operators": [], "require_signed": False},
-}
+DEFAULTS: dict[str, Any] = defaults()
 
 
 @dataclass(frozen=True)
@@ -85,13 +72,41 @@ class Config:
         """The world whose storage folder holds ``rel`` (a repository-relative path), else ``""``."""
         return next((w.name for w in self.worlds if rel.startswith(w.storage_dir.rstrip("/") + "/")), "")
 
-    def section(self, name: str) -> Mapping[str, Any]:
+    def _section(self, name: str, record: type[T]) -> T:
         value = self.settings.get(name, {})
-        return value if isinstance(value, Mapping) else {}
+        return section_record(record, value if isinstance(value, Mapping) else {})
+
+    @functools.cached_property
+    def retrieval(self) -> Retrieval:
+        return self._section("retrieval", Retrieval)
+
+    @functools.cached_property
+    def lifecycle(self) -> Lifecycle:
+        return self._section("lifecycle", Lifecycle)
+
+    @functools.cached_property
+    def lint(self) -> Lint:
+        return self._section("lint", Lint)
+
+    @functools.cached_property
+    def secrets(self) -> Secrets:
+        return self._section("secrets", Secrets)
+
+    @functools.cached_property
+    def economics(self) -> Economics:
+        return self._section("economics", Economics)
+
+    @functools.cached_property
+    def auto_capture(self) -> AutoCapture:
+        return self._section("auto_capture", AutoCapture)
+
+    @functools.cached_property
+    def governance(self) -> Governance:
+        return self._section("governance", Governance)
 
     @property
     def archive_dir(self) -> str:
-        return str(self.section("lifecycle").get("archive_dir", ARCHIVE_DIR))
+        return self.lifecycle.archive_dir
 
     @property
     def local_dir(self) -> Path:

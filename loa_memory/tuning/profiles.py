@@ -59,7 +59,7 @@ def load_profiles(config: Config) -> dict[str, Profile]:
     """Every profile by name: ``default`` first, then the config's in their order."""
     base = default_profile()
     profiles = {BUILTIN: base}
-    for name, spec in (config.section("retrieval").get("profiles") or {}).items():
+    for name, spec in (config.retrieval.profiles or {}).items():
         spec = spec or {}
         changes = spec.get("categories") or {}
         categories: dict[str, dict[str, float]] = {
@@ -79,9 +79,9 @@ def get_profile(config: Config, name: str) -> Profile:
 
 def profile_weights(config: Config, profile: Profile, task_type: TaskType) -> Weights:
     """The ranking weights of ``profile`` for a task of ``task_type``."""
-    retrieval = config.section("retrieval")
-    return Weights(profile.lexical, profile.semantic, float(retrieval.get("recency_weight", 0.1)),
-                   float(retrieval.get("episodic_half_life_days", 14)), dict(profile.categories[task_type]))
+    retrieval = config.retrieval
+    return Weights(profile.lexical, profile.semantic, float(retrieval.recency_weight),
+                   float(retrieval.episodic_half_life_days), dict(profile.categories[task_type]))
 
 
 def query_weights(config: Config, name: str, query: str) -> Weights:
@@ -91,11 +91,11 @@ def query_weights(config: Config, name: str, query: str) -> Weights:
 
 def adaptive_settings(config: Config) -> AdaptiveSettings:
     """``retrieval.adaptive`` (``true``/``false`` or a mapping) as settings, checked against the profiles."""
-    retrieval = config.section("retrieval")
-    raw = retrieval.get("adaptive", False)
+    retrieval = config.retrieval
+    raw = retrieval.adaptive
     spec: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {"enabled": bool(raw)}
     profiles = load_profiles(config)
-    control = str(retrieval.get("profile", BUILTIN))
+    control = str(retrieval.profile)
     arms = tuple(str(a) for a in spec.get("profiles") or profiles)
     unknown = [a for a in (*arms, control) if a not in profiles]
     if unknown:

@@ -38,7 +38,7 @@ _PLAIN_OTHER = re.compile(r"^(?:true|false|null|[-+]?[0-9.].*|0o.*|0x.*)$")  # w
 
 def summary_path(config: Config) -> Path:
     """``retrieval.adaptive.summary``, else ``retrieval-weights.yaml`` next to the default world's memory folder."""
-    adaptive = config.section("retrieval").get("adaptive")
+    adaptive = config.retrieval.adaptive
     if isinstance(adaptive, Mapping) and adaptive.get("summary"):
         rel = PurePosixPath(str(adaptive["summary"]))
         if rel.is_absolute() or ".." in rel.parts:

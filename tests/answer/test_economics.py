@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from loa_memory.answer.economics import THRESHOLDS, Facts, evaluate
+from loa_memory.store.settings import Economics
 
 FACTS = Facts(budget=1500, min_confidence=0.5, full_load_tokens=9000, long_index_lines=("MEM-20260101-004",),
               long_timeline_lines=("MEM-20260101-002",), due_for_archival=3)
-LIMITS = {t.metric: t.default for t in THRESHOLDS}
+LIMITS = {t.metric: float(getattr(Economics(), t.key)) for t in THRESHOLDS}
 
 
 def rec(discovery: int = 100, read: int = 1000, total: int = 1200, full: int = 9000, loads: int = 2,
@@ -28,7 +29,7 @@ def by_metric(checks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def test_the_design_order_and_defaults() -> None:
-    assert [(t.metric, t.op, t.default) for t in THRESHOLDS] == [
+    assert [(t.metric, t.op, LIMITS[t.metric]) for t in THRESHOLDS] == [
         ("discovery_read_ratio", ">", 0.15), ("savings_pct", "<", 50), ("layer3_loads", ">", 3),
         ("discovery_tokens", ">", 200), ("timeline_tokens", ">", 100), ("tokens_saved", "<", 1000)]
 

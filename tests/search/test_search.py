@@ -152,8 +152,10 @@ def test_more_missing_vectors_than_a_command_can_embed_wait_for_index(seeded: Cl
     from loa_memory.search.embed import select_embedder
 
     rate = select_embedder().embedder.entries_per_second
-    monkeypatch.setattr(retriever, "EAGER_EMBED_SECONDS", 3.5 / rate)  # room for 3 of the 4 entries
-    assert retriever.eager_limit(select_embedder().embedder) == 3
+    config = seeded.root / ".loa.config.yaml"  # room for 3 of the 4 entries:
+    setting = f"  retrieval:\n    eager_embed_seconds: {3.5 / rate}\n"
+    config.write_text(config.read_text().replace("  retrieval:\n", setting))
+    assert retriever.eager_limit(select_embedder().embedder, 3.5 / rate) == 3
     waiting = seeded.json("search", "postgresql jsonb", "--mode", "hybrid")
     assert any("4 entries have no vectors yet" in w for w in waiting["warnings"])
     assert waiting["results"][0]["summary"] == "PostgreSQL selected over SQLite"  # by its words

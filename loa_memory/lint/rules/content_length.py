@@ -26,7 +26,7 @@ SCOPE = "entry"  # findings depend on the entry alone: cached per item (lint/cac
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     yield from loader_findings(ctx, (ID,), SEVERITY)
-    limit = int(ctx.config.section("lint").get("max_content_length", 2000))
+    limit = int(ctx.config.lint.max_content_length)
     for entry in ctx.targets():
         if entry.category in LOA_CORE_CATEGORIES or entry.category in ("procedure", "note", "telos"):
             continue

@@ -17,7 +17,7 @@ SEVERITY: Severity = "warning"
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    days = int(ctx.config.section("lifecycle").get("warn_before_archive_days", 7))
+    days = int(ctx.config.lifecycle.warn_before_archive_days)
     if days <= 0:
         return
     horizon = ctx.now + timedelta(days=days)

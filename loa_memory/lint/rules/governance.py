@@ -65,7 +65,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     fork = git.merge_base(ctx.config.root, ctx.base_ref)
     commits = _commits(ctx, fork)
-    operators = {str(e).lower() for e in ctx.config.section("governance").get("operators") or []}
+    operators = {str(e).lower() for e in ctx.config.governance.operators or []}
     for commit in commits:
         if commit.email in operators:
             continue

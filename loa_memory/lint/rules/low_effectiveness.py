@@ -20,7 +20,7 @@ SEVERITY: Severity = "warning"
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    minimum = int(ctx.config.section("lifecycle").get("ineffective_min_applications", 5))
+    minimum = int(ctx.config.lifecycle.ineffective_min_applications)
     for entry in ctx.targets(archived=False):
         eff = entry.data.get("effectiveness")
         if not isinstance(eff, dict) or ctx.status(entry) != "active":

@@ -51,7 +51,7 @@ def _sketch(words: frozenset[str]) -> bytes:
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    threshold = float(ctx.config.section("lint").get("near_duplicate_threshold", 0.85))
+    threshold = float(ctx.config.lint.near_duplicate_threshold)
     active = [e for e in ctx.entries(archived=False)
               if ctx.status(e) == "active" and e.category not in ("episode", "ledger", "handoff")]
     cache_path = ctx.config.local_dir / "cache" / _CACHE

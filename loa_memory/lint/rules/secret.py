@@ -28,13 +28,13 @@ _WHOLE_FILE = 50  # with more unscanned items than this, one scan of the whole f
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    settings = ctx.config.section("secrets")
-    if settings.get("enabled") is False:
+    settings = ctx.config.secrets
+    if settings.enabled is False:
         return
     from loa_memory.secrets import scan_text
 
-    allow = frozenset(settings.get("allowlist") or ())
-    pii = bool(settings.get("pii", True))
+    allow = frozenset(settings.allowlist or ())
+    pii = bool(settings.pii)
     cache_path = ctx.config.local_dir / "cache" / _CACHE
     key = f"{pii}-{_scanner_fingerprint()}"
     cached_files, cached_items = _read_cache(cache_path, key)

@@ -33,7 +33,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     history = cue_history(read_events(ctx.config.local_dir, lock=False))
     if not history.known:
         return
-    window = int(ctx.config.section("lint").get("stale_cue_sessions", 20))
+    window = int(ctx.config.lint.stale_cue_sessions)
     for entry in cues:
         written = parse_time(entry.timestamp)
         since = history.sessions_since(format_time(written) if written else "")

@@ -46,7 +46,7 @@ def test_a_config_edit_is_seen(loa: Cli, enabled: None) -> None:
     path = loa.root / ".loa.config.yaml"
     path.write_text(path.read_text().replace("max_per_query: 10", "max_per_query: 3"))
     changed = load_config(loa.root)
-    assert changed is not config and changed.section("retrieval").get("max_per_query") == 3
+    assert changed is not config and changed.retrieval.max_per_query == 3
 
 
 def test_a_replaced_value_is_closed(enabled: None) -> None:
