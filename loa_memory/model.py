@@ -9,6 +9,7 @@ from typing import Any, Literal
 Severity = Literal["error", "warning", "info"]
 FileKind = Literal["list", "markdown", "dir-list"]
 Status = Literal["active", "superseded", "expired", "archived"]
+Tier = Literal["high", "medium", "low", "ineffective", "unscored"]
 
 ARCHIVE_DIR = "archive"
 ARCHIVE_REASONS = ("expired", "superseded", "manual", "ineffective")
@@ -54,6 +55,42 @@ DEFAULT_CATEGORIES: tuple[Category, ...] = (
 )
 
 
+def effectiveness_tier(score: int | None, applications: int) -> Tier:
+    """The effectiveness tier: high ≥ 80, medium 50-79, low 20-49 (flag for review), ineffective < 20 (queue
+    for archival); unscored before the first application. The only place the thresholds live."""
+    if score is None or not applications:
+        return "unscored"
+    return "high" if score >= 80 else "medium" if score >= 50 else "low" if score >= 20 else "ineffective"
+
+
+@dataclass(frozen=True)
+class Effectiveness:
+    """An entry's ``effectiveness`` block: how often it was applied, how often that helped, and the score."""
+
+    applications: int = 0
+    successes: int = 0
+    score: int | None = None
+    last_applied: str | None = None
+
+    @classmethod
+    def from_block(cls, block: object) -> Effectiveness:
+        """The record of a block as a file has it (anything that is not a mapping reads as never applied)."""
+        if not isinstance(block, Mapping):
+            return cls()
+        score = block.get("score")
+        last = block.get("last_applied")
+        return cls(int(block.get("applications") or 0), int(block.get("successes") or 0),
+                   int(score) if isinstance(score, int) else None, str(last) if last else None)
+
+    @property
+    def tier(self) -> Tier:
+        return effectiveness_tier(self.score, self.applications)
+
+    def proven_ineffective(self, min_applications: int) -> bool:
+        """Ineffective after enough applications to be sure (one unanswered application proves nothing)."""
+        return self.tier == "ineffective" and self.applications >= min_applications
+
+
 @dataclass(frozen=True)
 class Entry:
     """One memory as read from disk.
@@ -93,6 +130,10 @@ class Entry:
     def tags(self) -> list[str]:
         tags = self.data.get("tags")
         return [str(t) for t in tags] if isinstance(tags, list) else []
+
+    @property
+    def effectiveness(self) -> Effectiveness:
+        return Effectiveness.from_block(self.data.get("effectiveness"))
 
     @property
     def supersedes(self) -> str | None:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from loa_memory.model import Entry
-from loa_memory.search.rank import tier
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.store.lock import locked
@@ -95,10 +94,9 @@ def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None
             if successor and since and moment - since > timedelta(days=retention):
                 plan.due.append(Due(entry, "superseded", f"superseded by {successor.id} on {successor.timestamp[:10]}"))
                 continue
-        eff = entry.data.get("effectiveness")
-        if tier(entry) == "ineffective" and isinstance(eff, dict) and int(eff.get("applications") or 0) >= min_apps:
-            plan.due.append(Due(entry, "ineffective", f"score {eff.get('score')} after {eff.get('applications')} "
-                                "applications"))
+        eff = entry.effectiveness
+        if eff.proven_ineffective(min_apps):
+            plan.due.append(Due(entry, "ineffective", f"score {eff.score} after {eff.applications} applications"))
             continue
         expires = parse_time(entry.expires_at or "")
         if status == "active" and expires is not None and warn_days > 0 and expires <= moment + timedelta(warn_days):

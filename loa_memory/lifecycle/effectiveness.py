@@ -30,8 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from loa_memory.model import Entry
-from loa_memory.search.rank import tier
+from loa_memory.model import Effectiveness, Entry
 from loa_memory.store import yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.events import read_events as events_of
@@ -112,11 +111,11 @@ def score_of(applications: int, successes: int) -> int:
     return min(100, (200 * successes + applications) // (2 * applications)) if applications else 0
 
 
-def _merged(old: Any, applications: int, successes: int, last: str | None) -> dict[str, Any]:
-    old = old if isinstance(old, dict) else {}
-    apps = int(old.get("applications") or 0) + applications
-    wins = int(old.get("successes") or 0) + successes
-    stamps = [t for t in (parse_time(str(old.get("last_applied") or "")), parse_time(last or "")) if t]
+def _merged(block: Any, applications: int, successes: int, last: str | None) -> dict[str, Any]:
+    old = Effectiveness.from_block(block)
+    apps = old.applications + applications
+    wins = old.successes + successes
+    stamps = [t for t in (parse_time(old.last_applied or ""), parse_time(last or "")) if t]
     updated: dict[str, Any] = {"applications": apps, "successes": wins, "score": score_of(apps, wins)}
     if stamps:
         updated["last_applied"] = format_time(max(stamps))
@@ -214,9 +213,8 @@ def score_grimoire(config: Config, now: datetime | None = None) -> ScoreReport:
             eff = after_by_id.get(entry.id, entry.data.get("effectiveness"))
             if entry.archived or grimoire.status(entry, now) != "active" or not isinstance(eff, dict):
                 continue
-            probe = Entry({**entry.data, "effectiveness": eff}, entry.world, entry.path, entry.line)
-            if tier(probe) == "ineffective" and int(eff.get("applications") or 0) >= minimum:
-                report.queued.append(probe)
+            if Effectiveness.from_block(eff).proven_ineffective(minimum):
+                report.queued.append(Entry({**entry.data, "effectiveness": eff}, entry.world, entry.path, entry.line))
     record_run(config, "score", {"folded": report.folded, "updated": len(report.updated),
                                  "pending": report.pending, "queued_for_archival": len(report.queued)}, now)
     return report

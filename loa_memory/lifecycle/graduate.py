@@ -14,7 +14,6 @@ line, ``graduated_to: <the procedure's id or the stub's path>``, in the same tra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -80,11 +79,9 @@ def eligibility(config: Config, entry: Entry, events: list[dict[str, Any]] | Non
     """How ready ``entry`` is to graduate (``events``: the usage log, read if not given)."""
     section = config.lifecycle
     history = cue_history(read_events(config.local_dir) if events is None else events)
-    raw = entry.data.get("effectiveness")
-    eff: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    score = eff.get("score") if isinstance(eff.get("score"), int) else None
-    result = Eligibility(len(history.fired_sessions(entry.id, entry.aliases)), int(eff.get("applications") or 0),
-                         int(eff.get("successes") or 0), score, int(section.graduate_min_sessions),
+    eff = entry.effectiveness
+    result = Eligibility(len(history.fired_sessions(entry.id, entry.aliases)), eff.applications, eff.successes,
+                         eff.score, int(section.graduate_min_sessions),
                          int(section.graduate_min_successes), int(section.graduate_min_score))
     if result.fired_sessions < result.min_sessions:
         result.shortfalls.append(f"fired in {result.fired_sessions} of the {result.min_sessions} sessions needed "
@@ -92,8 +89,8 @@ def eligibility(config: Config, entry: Entry, events: list[dict[str, Any]] | Non
     if result.successes < result.min_successes:
         result.shortfalls.append(f"{result.successes} recorded successes, {result.min_successes} needed "
                                  "(`loa-memory feedback ... --outcome success`, then `loa-memory score`)")
-    if score is None or score < result.min_score:
-        result.shortfalls.append(f"effectiveness score {'none' if score is None else score}, "
+    if eff.score is None or eff.score < result.min_score:
+        result.shortfalls.append(f"effectiveness score {'none' if eff.score is None else eff.score}, "
                                  f"{result.min_score} needed (lifecycle.graduate_min_score)")
     return result
 

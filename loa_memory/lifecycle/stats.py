@@ -9,7 +9,6 @@ from typing import Any
 
 from loa_memory.lifecycle.archival import plan_archive
 from loa_memory.lifecycle.effectiveness import read_events, read_folded
-from loa_memory.search.rank import tier
 from loa_memory.store.config import Config
 from loa_memory.store.load import load_grimoire
 from loa_memory.store.runs import read_runs
@@ -35,7 +34,7 @@ def grimoire_stats(config: Config, now: datetime | None = None, worlds: Sequence
         categories[entry.category] += 1
         counted[entry.world] += 1
         if status == "active":
-            tiers[tier(entry)] += 1
+            tiers[entry.effectiveness.tier] += 1
     plan = plan_archive(config, grimoire, moment)
     folded = read_folded(config)
     events = read_events(config)

@@ -93,15 +93,6 @@ def fuse(lexical: Sequence[tuple[str, float, float]], semantic: Sequence[tuple[s
     return result
 
 
-def tier(entry: Entry) -> str:
-    """Effectiveness tier: high ≥ 80, medium 50-79, low 20-49, ineffective < 20, or unscored."""
-    eff = entry.data.get("effectiveness")
-    if not isinstance(eff, dict) or not isinstance(eff.get("score"), int) or not eff.get("applications"):
-        return "unscored"
-    score = int(eff["score"])
-    return "high" if score >= 80 else "medium" if score >= 50 else "low" if score >= 20 else "ineffective"
-
-
 TIER_FACTOR = {"high": 1.15, "medium": 1.0, "unscored": 1.0, "low": 0.85, "ineffective": 0.5}
 
 
@@ -128,7 +119,7 @@ def entry_factors(entry: Entry, weights: Weights, now: datetime) -> dict[str, fl
         "category": category_weight(entry, weights),
         "confidence": 0.75 + 0.25 * min(max(entry.confidence, 0.0), 1.0),
         "recency": 1.0 + weights.recency_weight * math.exp(-age_days / 180.0),
-        "effectiveness": TIER_FACTOR[tier(entry)],
+        "effectiveness": TIER_FACTOR[entry.effectiveness.tier],
     }
     if entry.category == "episode":
         retention = math.exp(-math.log(2) * age_days / max(weights.episodic_half_life_days, 0.1))

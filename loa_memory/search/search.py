@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from loa_memory.errors import UsageError
 from loa_memory.model import Entry
-from loa_memory.search.rank import Fused, Weights, fuse, max_factor, tier, weigh
+from loa_memory.search.rank import Fused, Weights, fuse, max_factor, weigh
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
@@ -156,10 +156,7 @@ def _kth_score(hits: dict[str, Hit], options: SearchOptions, minimum: float) -> 
 
 
 def _proven_ineffective(entry: Entry, min_applications: int) -> bool:
-    """Ineffective after enough applications to be sure (one unanswered application proves nothing)."""
-    eff = entry.data.get("effectiveness")
-    applications = int(eff.get("applications") or 0) if isinstance(eff, dict) else 0
-    return tier(entry) == "ineffective" and applications >= min_applications
+    return entry.effectiveness.proven_ineffective(min_applications)
 
 
 def _current(grimoire: Grimoire, entry: Entry) -> Entry | None:

@@ -22,16 +22,12 @@ SEVERITY: Severity = "warning"
 def check(ctx: LintContext) -> Iterator[Finding]:
     minimum = int(ctx.config.lifecycle.ineffective_min_applications)
     for entry in ctx.targets(archived=False):
-        eff = entry.data.get("effectiveness")
-        if not isinstance(eff, dict) or ctx.status(entry) != "active":
+        eff = entry.effectiveness
+        if eff.applications < minimum or ctx.status(entry) != "active":
             continue
-        applications = int(eff.get("applications") or 0)
-        if applications < minimum or not isinstance(eff.get("score"), int):
-            continue
-        score = int(eff["score"])
-        if score < 20:
-            yield ctx.finding(entry, ID, SEVERITY, f"ineffective (score {score} after {applications} "
+        if eff.tier == "ineffective":
+            yield ctx.finding(entry, ID, SEVERITY, f"ineffective (score {eff.score} after {eff.applications} "
                               "applications): `loa-memory archive` will retire it", key="effectiveness")
-        elif score < 50:
-            yield ctx.finding(entry, ID, SEVERITY, f"low effectiveness (score {score} after {applications} "
+        elif eff.tier == "low":
+            yield ctx.finding(entry, ID, SEVERITY, f"low effectiveness (score {eff.score} after {eff.applications} "
                               "applications): review or supersede it", key="effectiveness")
