@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Severity = Literal["error", "warning", "info"]
 FileKind = Literal["list", "markdown", "dir-list"]
@@ -91,6 +91,14 @@ class Effectiveness:
         return self.tier == "ineffective" and self.applications >= min_applications
 
 
+class Link(NamedTuple):
+    """One item of an entry's ``links``: the entry it points to, how they relate, and an optional note."""
+
+    to: str
+    relation: str
+    note: str = ""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One memory as read from disk.
@@ -134,6 +142,43 @@ class Entry:
     @property
     def effectiveness(self) -> Effectiveness:
         return Effectiveness.from_block(self.data.get("effectiveness"))
+
+    @property
+    def links(self) -> list[Link]:
+        """The well-formed items of ``links`` (lint's ``dangling-link`` reports the rest)."""
+        links = self.data.get("links")
+        return [Link(str(item["to"]), str(item.get("relation") or ""), str(item.get("note") or ""))
+                for item in (links if isinstance(links, list) else []) if isinstance(item, Mapping) and item.get("to")]
+
+    def linked(self, relation: str) -> list[str]:
+        """The ids this entry links to with ``relation`` (``derived_from``, ``contradicts``...)."""
+        return [link.to for link in self.links if link.relation == relation]
+
+    @property
+    def trigger(self) -> str:
+        """A correction's guarded action (empty for other categories)."""
+        return str(self.data.get("trigger") or "")
+
+    @property
+    def lesson(self) -> str:
+        return str(self.data.get("lesson") or "")
+
+    @property
+    def thread(self) -> str:
+        value = self.data.get("thread")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def action_types(self) -> list[str]:
+        """An episode's kinds of action (``correction``, ``decision``...), as capture records them."""
+        types = self.data.get("action_types")
+        return [str(t) for t in types] if isinstance(types, list) else []
+
+    @property
+    def graduated_to(self) -> str | None:
+        """Where a graduated cue's lesson lives now (a procedure's id or a lint rule's path), else None."""
+        value = self.data.get("graduated_to")
+        return str(value) if value else None
 
     @property
     def supersedes(self) -> str | None:

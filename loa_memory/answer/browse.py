@@ -79,15 +79,14 @@ def links_of(grimoire: Grimoire, entry: Entry) -> tuple[list[dict[str, Any]], li
                 "summary": target.summary if target else None,
                 "status": grimoire.status(target) if target else None}
 
-    outgoing = [describe(str(link.get("to")), str(link.get("relation")))
-                for link in entry.data.get("links") or [] if isinstance(link, dict)]
+    outgoing = [describe(link.to, link.relation) for link in entry.links]
     outgoing += [describe(str(rid), "related_to") for rid in entry.data.get("related_memories") or []]
     incoming = []
     names = {entry.id, *entry.aliases}
     for other in grimoire.entries:
-        for link in other.data.get("links") or []:
-            if isinstance(link, dict) and link.get("to") in names:
-                incoming.append({"id": other.id, "relation": str(link.get("relation")), "summary": other.summary,
+        for link in other.links:
+            if link.to in names:
+                incoming.append({"id": other.id, "relation": link.relation, "summary": other.summary,
                                  "status": grimoire.status(other), "exists": True})
         if names & set(map(str, other.data.get("related_memories") or [])):
             incoming.append({"id": other.id, "relation": "related_to", "summary": other.summary,

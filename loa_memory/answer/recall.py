@@ -23,7 +23,7 @@ from loa_memory.search.strategy import TaskType, actions, detect_task_type, same
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
 from loa_memory.store.load import Grimoire, load_grimoire
-from loa_memory.store.relations import Contradiction, contradictions, graduated_to
+from loa_memory.store.relations import Contradiction, contradictions
 from loa_memory.store.times import format_time, now_utc
 from loa_memory.tuning.profiles import profile_weights, select_profile
 
@@ -78,7 +78,7 @@ class Cue:
         """``BEFORE <trigger>: <lesson> (id)`` or ``PREFER (when <context>): ... (id)``; a graduated cue
         points to where its lesson lives now instead of repeating it."""
         data = self.entry.data
-        pointer = graduated_to(self.entry)
+        pointer = self.entry.graduated_to
         if self.entry.category == "correction":
             trigger = str(data.get("trigger") or self.entry.summary).rstrip(".")
             lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
@@ -172,8 +172,8 @@ def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetim
 
 def _cue_text(entry: Entry) -> str:
     """What a cue guards: a correction's trigger; a preference's context and summary."""
-    if entry.category == "correction" and entry.data.get("trigger"):
-        return str(entry.data["trigger"])
+    if entry.category == "correction" and entry.trigger:
+        return entry.trigger
     context = str(entry.data.get("context") or "")
     return f"{context} {headline(entry)}".strip()
 

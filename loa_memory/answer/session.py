@@ -103,7 +103,7 @@ def candidates(grimoire: Grimoire, options: BriefOptions, now: datetime) -> list
     items += [Item("correction", e, Cue(e, 1.0, frozenset()).imperative) for e in corrections]
     items += [Item("preference", e, Cue(e, 1.0, frozenset()).imperative) for e in _newest(of["preference"])]
     items += [Item("decision", e, timeline_line(e)) for e in _newest(of["decision"])[: options.decisions]]
-    summaries = [e for e in of["episode"] if SESSION_SUMMARY in (e.data.get("action_types") or [])]
+    summaries = [e for e in of["episode"] if SESSION_SUMMARY in e.action_types]
     items += [Item("episode", e, episode_line(e)) for e in _newest(summaries or of["episode"])[: options.episodes]]
     return items
 

@@ -54,13 +54,12 @@ def _threads(grimoire: Grimoire) -> list[Thread]:
     threaded: set[str] = set()
     named: dict[str, str] = {}
     for entry in entries:
-        name = entry.data.get("thread")
-        if isinstance(name, str) and name:
+        if entry.thread:
             threaded.add(entry.id)
-            union.join(entry.id, named.setdefault(name, entry.id))
-        for link in entry.data.get("links") or []:
-            target = grimoire.by_id.get(str(link.get("to"))) if isinstance(link, dict) else None
-            if target is not None and link.get("relation") == "thread":
+            union.join(entry.id, named.setdefault(entry.thread, entry.id))
+        for target_id in entry.linked("thread"):
+            target = grimoire.by_id.get(target_id)
+            if target is not None:
                 threaded.update((entry.id, target.id))
                 union.join(entry.id, target.id)
     chains = _Union()
@@ -85,7 +84,7 @@ def _threads(grimoire: Grimoire) -> list[Thread]:
     threads = []
     for members in groups.values():
         ordered = tuple(sorted(members, key=lambda e: (e.timestamp, e.id)))
-        name = next((str(e.data["thread"]) for e in ordered if e.data.get("thread")), ordered[0].id)
+        name = next((e.thread for e in ordered if e.thread), ordered[0].id)
         threads.append(Thread(name, ordered))
     threads.sort(key=lambda t: (t.members[0].timestamp, t.name))
     return threads

@@ -21,7 +21,7 @@ class Seen:
         self.by_content: dict[tuple[str, str], list[Entry | str]] = {}
         self.by_evidence: dict[tuple[str, str], str] = {}
         for entry in grimoire.entries:
-            self.by_content.setdefault((entry.category, _norm(str(entry.data.get("content", "")))), []).append(entry)
+            self.by_content.setdefault((entry.category, _norm(entry.content)), []).append(entry)
             key = _evidence_key(entry)
             if key:
                 self.by_evidence.setdefault(key, entry.id)

@@ -88,9 +88,8 @@ def cluster_pairs(config: Config, grimoire: Grimoire, threshold: float, warnings
     if warnings is not None:
         warnings.extend(retriever.warnings)
     clusters = greedy([(entry, KIND, n) for entry, n, _p in pairs], matrix, threshold)
-    derived = {(str(link.get("to")), str(link.get("note") or "")): e.id for e in grimoire.entries
-               if e.category == "correction" for link in e.data.get("links") or []
-               if isinstance(link, dict) and link.get("relation") == "derived_from"}
+    derived = {(link.to, link.note): e.id for e in grimoire.entries if e.category == "correction"
+               for link in e.links if link.relation == "derived_from"}
     for cluster in clusters:
         cluster.promoted_as = next((derived[key] for e, n in zip(cluster.episodes, cluster.slots, strict=True)
                                     if (key := (e.id, f"errors[{n}]")) in derived), None)

@@ -71,10 +71,8 @@ def plan_archive(config: Config, grimoire: Grimoire, now: datetime | None = None
     moment = now or now_utc()
     retention, min_apps, warn_days = _settings(config)
     protected = {cat.name for cat in config.categories if cat.operator_only}
-    derived = {str(link.get("to")): entry.id for entry in grimoire.entries
-               if not entry.archived and entry.category != "episode"
-               for link in entry.data.get("links") or []
-               if isinstance(link, dict) and link.get("relation") == "derived_from"}
+    derived = {target: entry.id for entry in grimoire.entries
+               if not entry.archived and entry.category != "episode" for target in entry.linked("derived_from")}
     plan = ArchivePlan()
     for entry in grimoire.entries:
         if entry.archived or entry.category in protected or (worlds and entry.world not in worlds):

@@ -99,7 +99,7 @@ def _check_cue(grimoire: Grimoire, entry: Entry) -> None:
     if entry.category not in CUE_CATEGORIES:
         raise UsageError(f"{entry.id} is a {entry.category}; only corrections and preferences graduate",
                          hint="`loa-memory list --category correction` shows the cues")
-    if entry.data.get("graduated_to"):
+    if entry.graduated_to:
         raise UsageError(f"{entry.id} already graduated to {entry.data['graduated_to']}",
                          hint="nothing to do; `loa-memory show` it to see where its lesson lives")
     status = grimoire.status(entry)

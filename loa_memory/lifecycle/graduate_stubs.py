@@ -23,11 +23,11 @@ _LANGUAGES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "ty
 
 
 def trigger_of(cue: Entry) -> str:
-    return str(cue.data.get("trigger") or cue.data.get("context") or cue.summary).rstrip(".")
+    return str(cue.trigger or cue.data.get("context") or cue.summary).rstrip(".")
 
 
 def lesson_of(cue: Entry) -> str:
-    return str(cue.data.get("lesson") or cue.summary or cue.content).rstrip(".")
+    return (cue.lesson or cue.summary or cue.content).rstrip(".")
 
 
 def slug(text: str) -> str:

@@ -68,8 +68,7 @@ def _is_meta(entry: Entry) -> bool:
 
 
 def _sources(entry: Entry) -> set[str]:
-    return {str(link.get("to")) for link in entry.data.get("links") or []
-            if isinstance(link, dict) and link.get("relation") == "derived_from"}
+    return set(entry.linked("derived_from"))
 
 
 def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: float) -> list[Domain]:

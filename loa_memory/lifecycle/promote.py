@@ -50,15 +50,14 @@ class PromoteReport:
 
 
 def kind_of(entry: Entry) -> str | None:
-    types = entry.data.get("action_types")
-    if entry.category != "episode" or not isinstance(types, list):
+    if entry.category != "episode":
         return None
-    return next((str(t) for t in types if t in CAPTURED_KINDS), None)
+    return next((t for t in entry.action_types if t in CAPTURED_KINDS), None)
 
 
 def cue_text(entry: Entry, kind: str) -> str:
-    if kind == "correction" and (entry.data.get("trigger") or entry.data.get("lesson")):
-        return f"{entry.data.get('trigger') or ''}\n{entry.data.get('lesson') or ''}".strip()
+    if kind == "correction" and (entry.trigger or entry.lesson):
+        return f"{entry.trigger}\n{entry.lesson}".strip()
     return entry.content.strip()
 
 
@@ -91,7 +90,7 @@ def promoted_fields(config: Config, cluster: Cluster) -> dict[str, Any]:
     cat = config.category(cluster.kind)
     central = cluster.central()
     content = central.content or cue_text(central, cluster.kind)
-    gist = summarise(str(central.data.get("lesson") or content))
+    gist = summarise(central.lesson or content)
     tags: list[str] = []
     for episode in cluster.episodes:
         tags.extend(t for t in episode.tags if t not in tags)

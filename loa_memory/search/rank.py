@@ -102,8 +102,7 @@ def category_weight(entry: Entry, weights: Weights) -> float:
     the strategy weighs it higher: a correction taught in the last session is a correction."""
     weight = weights.category.get(entry.category, 1.0)
     if entry.category == "episode":
-        kinds = entry.data.get("action_types")
-        for kind in kinds if isinstance(kinds, list) else ():
+        for kind in entry.action_types:
             if kind in CAPTURED_KINDS:
                 weight = max(weight, weights.category.get(kind, 1.0))
     return weight

@@ -37,7 +37,7 @@ def contradictions(grimoire: Grimoire, now: datetime | None = None) -> list[Cont
     found: list[Contradiction] = []
     seen: set[frozenset[str]] = set()
     for entry in grimoire.entries:
-        links = list(contradicts_links(entry)) if entry.data.get("links") else []
+        links = list(contradicts_links(entry)) if entry.links else []
         if not links or entry.archived or grimoire.status(entry, now) != "active":
             continue
         for _index, target, note in links:
@@ -50,8 +50,3 @@ def contradictions(grimoire: Grimoire, now: datetime | None = None) -> list[Cont
                 found.append(pair)
     return found
 
-
-def graduated_to(entry: Entry) -> str | None:
-    """Where a graduated cue's lesson lives now (a procedure's id or a lint rule's path), else None."""
-    value = entry.data.get("graduated_to")
-    return str(value) if value else None

@@ -20,8 +20,7 @@ FIXABLE = True
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
-    derived_from = {str(link.get("to")) for e in ctx.having("links") for link in e.data.get("links") or []
-                    if isinstance(link, dict) and link.get("relation") == "derived_from"}
+    derived_from = {target for e in ctx.having("links") for target in e.linked("derived_from")}
     for entry in ctx.targets(archived=False):
         if ctx.status(entry) != "expired":
             continue

@@ -28,7 +28,7 @@ CUE_CATEGORIES = ("correction", "preference")
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     cues = [(entry, refs) for entry in ctx.targets(archived=False)
-            if entry.category in CUE_CATEGORIES and not entry.data.get("graduated_to")
+            if entry.category in CUE_CATEGORIES and not entry.graduated_to
             and ctx.status(entry) == "active" and ((refs := code_refs(entry)).all_paths or refs.names)]
     if not cues:
         return

@@ -27,7 +27,7 @@ SEVERITY: Severity = "warning"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     cues = [e for e in ctx.targets(archived=False) if e.category in ("correction", "preference")
-            and not e.data.get("graduated_to") and ctx.status(e) == "active"]
+            and not e.graduated_to and ctx.status(e) == "active"]
     if not cues:
         return
     history = cue_history(read_events(ctx.config.local_dir, lock=False))
