@@ -26,7 +26,7 @@ from loa_memory.store.cache.disk import read_cache, source_fingerprint, write_ca
 CACHE_VERSION = 1
 _FILE = "lint-entries.marshal"
 # what every cached answer also goes through, relative to the package
-_CODE = ("lint/context.py", "lint/cache.py", "lint/rules/_loader.py", "model.py", "store/times.py",
+_CODE = ("lint/context.py", "lint/cache.py", "lint/rules/form/_loader.py", "model.py", "store/times.py",
          "schemas/memory.schema.json")
 
 # a finding as stored: (line relative to its item, col, severity, rule, message, entry id, fixable, extra)

@@ -94,7 +94,7 @@ def _renumber(config: Config, options: LintOptions, grimoire: Grimoire, changes:
     used = grimoire.ids()
     if options.base:
         from loa_memory.lint.context import LintContext
-        from loa_memory.lint.rules.id_collision import branch_added
+        from loa_memory.lint.rules.relations.id_collision import branch_added
 
         ours, theirs = branch_added(LintContext(config, grimoire, base_ref=options.base))
         used |= theirs

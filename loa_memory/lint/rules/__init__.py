@@ -14,32 +14,29 @@ from types import ModuleType
 from typing import Protocol
 
 from loa_memory.lint.context import LintContext
-from loa_memory.lint.rules import (
+from loa_memory.lint.rules.aging import expired, expiring_soon, low_effectiveness, stale_cue, unfired_cue
+from loa_memory.lint.rules.form import (
     archive_fields,
     content_length,
-    dangling_link,
-    duplicate_id,
-    expired,
-    expiring_soon,
-    governance,
-    id_collision,
     id_format,
-    low_effectiveness,
     min_confidence,
     missing_expiry,
-    near_duplicate,
     schema,
-    secret,
-    stale_cue,
     summary_length,
-    supersedes,
     tag_format,
-    unfired_cue,
     unknown_field,
-    unresolved_contradiction,
     wrong_category,
     yaml_syntax,
 )
+from loa_memory.lint.rules.relations import (
+    dangling_link,
+    duplicate_id,
+    id_collision,
+    near_duplicate,
+    supersedes,
+    unresolved_contradiction,
+)
+from loa_memory.lint.rules.safety import governance, secret
 from loa_memory.model import Finding, Severity
 
 

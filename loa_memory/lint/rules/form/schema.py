@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from loa_memory.lint.context import LintContext
-from loa_memory.lint.rules._loader import loader_findings
+from loa_memory.lint.rules.form._loader import loader_findings
 from loa_memory.model import Finding, Severity
 
 ID = "schema"

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from loa_memory.lint.context import LintContext
-from loa_memory.lint.rules._loader import loader_findings
+from loa_memory.lint.rules.form._loader import loader_findings
 from loa_memory.model import Entry, Finding, Severity
 
 ID = "id-format"

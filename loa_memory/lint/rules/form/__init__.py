@@ -1,0 +1,1 @@
+"""Rules on the form of one entry: YAML syntax, schema, fields, ids, tags, lengths, category, confidence, expiry."""

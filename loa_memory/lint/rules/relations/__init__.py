@@ -1,0 +1,1 @@
+"""Rules across entries: duplicate and colliding ids, supersede chains, links, contradictions, near-duplicates."""
