@@ -138,13 +138,9 @@ def _scrub(config: Config, value: Any) -> Any:
         return [_scrub(config, item) for item in value]
     if not isinstance(value, str):
         return value
-    settings = config.secrets
-    if settings.enabled is False:
-        return value
-    from loa_memory.secrets import scan_text
+    from loa_memory.secrets.gate import configured_hits
 
-    hits = scan_text(value, allowlist=frozenset(settings.allowlist or ()),
-                     include_pii=bool(settings.pii))
+    hits = configured_hits(config, value)
     return f"[withheld: {', '.join(sorted({h.description for h in hits}))}]" if hits else value
 
 

@@ -1,8 +1,8 @@
 """The secret gate: find credentials and personal data before they reach a memory file.
 
-Used by ``scan-secrets``, by ``lint`` and by every write path. A hit names the kind, where it is
-and a redacted stand-in; the value itself is never kept, only its sha256 (``digest``), which is
-what an allowlist holds. Detectors live in ``tokens`` (vendor tokens), ``keys`` (private keys,
+Used by ``scan-secrets``, by ``lint`` and by every write path, whose one gate is ``gate.check_secrets``. A hit
+names the kind, where it is and a redacted stand-in; the value itself is never kept, only its sha256
+(``digest``), which is what an allowlist holds. Detectors live in ``tokens`` (vendor tokens), ``keys`` (private keys,
 JWTs), ``generic`` (values assigned to secret-like names, read by ``assignments``, rated by ``names``),
 ``context`` (Twilio auth tokens, command-line passwords), ``http_auth`` (URLs, Authorization headers),
 ``cloud`` (AWS secret keys beside their key id, Azure key fields) and ``pii``; ``scan`` runs them.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 
-from loa_memory.errors import SecretRefused
+from loa_memory.secrets.gate import ensure_no_secrets
 from loa_memory.secrets.scan import SecretHit, description_by_kind, digest, scan_text
 
 __all__ = ["SecretHit", "description_by_kind", "digest", "ensure_no_secrets", "format_hit", "scan_fields",
@@ -58,22 +58,3 @@ def format_hit(hit: SecretHit, path: str = "") -> str:
     where = ":".join(str(p) for p in (path, hit.line, hit.col) if p not in ("", 0))
     text = f"{hit.kind}: {hit.description} ({hit.redacted})"
     return f"{where}: {text}" if where else text
-
-
-def ensure_no_secrets(text: str, *, path: str | None = None, line_offset: int = 0,
-                      allowlist: Collection[str] = (), include_pii: bool = True) -> None:
-    """Raise ``SecretRefused`` naming every hit if ``text`` (about to be written) holds a secret.
-
-    ``line_offset`` is added to line numbers, for text that will land partway into a file.
-    """
-    hits = scan_text(text, allowlist=allowlist, include_pii=include_pii)
-    if not hits:
-        return
-    shown = [replace(h, line=h.line + line_offset) for h in hits]
-    listing = "\n".join("  " + format_hit(h, path or "") for h in shown)
-    first = shown[0]
-    raise SecretRefused(
-        f"refused to write: {len(hits)} secret(s) or personal data found, nothing was written\n{listing}",
-        path=path, line=first.line, col=first.col,
-        hint="remove the value (reference an environment variable instead), or if it is not a secret add "
-             "'# loa: allow-secret' to the line or its digest to the config allowlist")

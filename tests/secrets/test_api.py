@@ -83,8 +83,8 @@ def test_ensure_no_secrets_refuses_without_leaking() -> None:
         ensure_no_secrets(f"summary: x\ncontent: token {TOKEN}", path="facts.yaml", line_offset=10)
     message = str(exc.value)
     assert TOKEN not in message
-    assert "facts.yaml:12:16: github-token" in message
-    assert exc.value.line == 12 and exc.value.exit_code == 1
+    assert "GitHub" in message and "at line 12" in message
+    assert (exc.value.path, exc.value.line, exc.value.col, exc.value.exit_code) == ("facts.yaml", 12, 16, 1)
     ensure_no_secrets("nothing to see", path="facts.yaml")
 
 
