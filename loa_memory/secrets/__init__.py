@@ -4,7 +4,7 @@ Used by ``scan-secrets``, by ``lint`` and by every write path, whose one gate is
 names the kind, where it is and a redacted stand-in; the value itself is never kept, only its sha256
 (``digest``), which is what an allowlist holds. Detectors live in ``tokens`` (vendor tokens), ``keys`` (private keys,
 JWTs), ``generic`` (values assigned to secret-like names, read by ``assignments``, rated by ``names``),
-``context`` (Twilio auth tokens, command-line passwords), ``http_auth`` (URLs, Authorization headers),
+``contextual`` (Twilio auth tokens, command-line passwords), ``http_auth`` (URLs, Authorization headers),
 ``cloud`` (AWS secret keys beside their key id, Azure key fields) and ``pii``; ``scan`` runs them.
 """
 

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from loa_memory.secrets import cloud, context, generic, http_auth, keys, pii, tokens
+from loa_memory.secrets import cloud, contextual, generic, http_auth, keys, pii, tokens
 from loa_memory.secrets.detector import Detector, Found, Texts, is_word_char
 from loa_memory.secrets.values import is_placeholder, looks_random
 
@@ -32,7 +32,7 @@ class SecretHit:
 
 def all_detectors() -> tuple[Detector, ...]:
     """Every detector, in registry order."""
-    return (keys.DETECTORS + tokens.DETECTORS + generic.DETECTORS + context.DETECTORS + http_auth.DETECTORS
+    return (keys.DETECTORS + tokens.DETECTORS + generic.DETECTORS + contextual.DETECTORS + http_auth.DETECTORS
             + cloud.DETECTORS + pii.DETECTORS)
 
 

@@ -21,7 +21,7 @@ from loa_memory.model import Entry, Finding, Status
 from loa_memory.store import atomic, yamlio
 from loa_memory.store import schema as schema_mod
 from loa_memory.store.cache import chunks, memo
-from loa_memory.store.cache.files import load_file
+from loa_memory.store.cache.parsed import load_file
 from loa_memory.store.config import CONFIG_NAME, Config
 from loa_memory.store.lock import locked
 from loa_memory.store.parse import CachedItem, MemoryFile

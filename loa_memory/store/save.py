@@ -14,7 +14,7 @@ from typing import Any
 
 from loa_memory.errors import GrimoireError
 from loa_memory.store import atomic, yamlio
-from loa_memory.store.cache.files import refresh_cache
+from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 

@@ -215,3 +215,10 @@ def test_two_processes_linting_at_once_leave_caches_that_stay_exact(loa: Cli) ->
             shutil.rmtree(fresh / ".loa", ignore_errors=True)
             state.render(fresh, tick)
             assert loa.json("lint")["findings"] == Cli(fresh).json("lint")["findings"]  # the caches they left
+
+
+def test_the_code_the_cache_depends_on_exists() -> None:
+    from loa_memory.lint import cache
+
+    package = Path(cache.__file__).parents[1]
+    assert [name for name in cache._CODE if not (package / name).is_file()] == []
