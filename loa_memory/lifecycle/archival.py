@@ -23,8 +23,8 @@ from datetime import datetime, timedelta
 from loa_memory.model import Entry
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.lock import locked
-from loa_memory.store.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import now_utc, parse_time
 from loa_memory.write.add import recover, refuse_if_broken

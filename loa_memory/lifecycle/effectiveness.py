@@ -33,10 +33,10 @@ from typing import Any, Literal
 from loa_memory.model import Effectiveness, Entry
 from loa_memory.store import yamlio
 from loa_memory.store.config import Config
-from loa_memory.store.events import read_events as events_of
 from loa_memory.store.load import load_grimoire
+from loa_memory.store.local.events import read_events as events_of
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.lock import locked
-from loa_memory.store.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import format_time, parse_time
 from loa_memory.write.add import recover, refuse_if_broken

@@ -10,8 +10,8 @@ from loa_memory.lifecycle.usage import append_events
 from loa_memory.secrets.gate import check_secrets
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
-from loa_memory.store.events import USAGE_FILE
 from loa_memory.store.load import load_grimoire
+from loa_memory.store.local.events import USAGE_FILE
 from loa_memory.store.times import format_time, now_utc
 
 

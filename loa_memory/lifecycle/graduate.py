@@ -24,8 +24,8 @@ from loa_memory.lifecycle.graduate_stubs import lint_stub, procedure_fields, stu
 from loa_memory.model import Entry
 from loa_memory.secrets.gate import check_secrets
 from loa_memory.store.config import Config
-from loa_memory.store.events import cue_history, read_events
 from loa_memory.store.load import Grimoire
+from loa_memory.store.local.events import cue_history, read_events
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import now_utc
 from loa_memory.write.add import complete_entry, loaded_for_writing, markdown_text, stage_new

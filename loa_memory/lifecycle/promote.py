@@ -22,7 +22,7 @@ from loa_memory.lifecycle.clusters import Cluster, greedy
 from loa_memory.model import CAPTURED_KINDS, Entry
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire
-from loa_memory.store.runs import record_run
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import now_utc
 from loa_memory.write.add import complete_entry, loaded_for_writing, stage_new, summarise

@@ -11,7 +11,7 @@ from loa_memory.lifecycle.archival import plan_archive
 from loa_memory.lifecycle.effectiveness import read_events, read_folded
 from loa_memory.store.config import Config
 from loa_memory.store.load import load_grimoire
-from loa_memory.store.runs import read_runs
+from loa_memory.store.local.runs import read_runs
 from loa_memory.store.times import now_utc
 
 JOBS = ("capture", "archive", "score", "lint-fix")

@@ -15,7 +15,7 @@ from typing import Any
 
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
-from loa_memory.store.events import USAGE_FILE
+from loa_memory.store.local.events import USAGE_FILE
 from loa_memory.store.lock import ensure_local_dir, locked
 from loa_memory.store.times import format_time, now_utc
 

@@ -15,8 +15,8 @@ from loa_memory.lifecycle.recall_log import link_outcomes, read_recall_log, reca
 from loa_memory.search.strategy import TASK_TYPES
 from loa_memory.store import atomic
 from loa_memory.store.config import Config
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.lock import locked
-from loa_memory.store.runs import record_run
 from loa_memory.store.times import now_utc
 from loa_memory.tuning.abtest import Arm, compare
 from loa_memory.tuning.bandit import Counts, replay

@@ -9,8 +9,8 @@ from loa_memory.lint import LintOptions, LintResult, run_lint
 from loa_memory.model import Entry, Finding
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.lock import locked
-from loa_memory.store.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.write.add import normalise_tags, recover
 from loa_memory.write.moves import stage_archive

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from loa_memory.lint.context import LintContext
 from loa_memory.model import Finding, Severity
-from loa_memory.store.events import cue_history, read_events
+from loa_memory.store.local.events import cue_history, read_events
 from loa_memory.store.times import format_time, parse_time
 
 ID = "unfired-cue"
