@@ -61,3 +61,30 @@ def test_reads_of_a_clean_grimoire_report_no_problems(memory: Cli) -> None:
     for args in READS:
         data = memory.json(*args)
         assert data["unreadable" if args[0] == "stats" else "problems"] == []
+
+
+def test_writes_refuse_only_the_broken_file_they_touch(memory: Cli) -> None:
+    """One broken file, one schema nit elsewhere: reads name the broken file, an add elsewhere succeeds, an add
+    to the broken file is refused at its place, and the broken file keeps every byte."""
+    decisions = memory.root / MEMDIR / "decisions.yaml"
+    decisions.write_text(decisions.read_text("utf-8").replace("  artifacts:", "  tags: [tx_index]\n  artifacts:"),
+                         "utf-8")
+    path, line = _break(memory.root)
+    before = path.read_bytes()
+    for args in READS:
+        assert f"{FACTS}:{line}:1: " in memory(*args).stderr, args
+    correction = {"category": "correction", "content": "Run migrations in a transaction",
+                  "trigger": "writing a database migration", "lesson": "wrap the migration in a transaction"}
+    added = memory("add", "--from-json", "-", input=json.dumps(correction))
+    assert added.exit_code == 0, added.output
+    assert added.stdout.startswith("added MEM-")
+    assert f"{MEMDIR}/decisions.yaml:" in added.stderr and "(tag-format)" in added.stderr
+    assert f"{FACTS}:{line}:1: " in added.stderr
+    data = memory.json("add", "--from-json", "-", input=json.dumps({**correction, "content": "Another lesson"}))
+    assert {p["rule"] for p in data["problems"]} == {"tag-format", "yaml-syntax"}
+    refused = memory("add", "fact", "This fact would go into the file that does not parse")
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith(f"error: {FACTS}:{line}:1: {FACTS} failed to parse"), refused.stderr
+    assert path.read_bytes() == before
+    ids = [entry["id"] for entry in memory.json("list", "--category", "correction")["entries"]]
+    assert len(set(ids)) == 2
