@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loa_memory.model import Entry, headline
+from loa_memory.render.problems import problem_records
 from loa_memory.store.load import Grimoire
 
 STATUSES = ("active", "superseded", "expired", "archived", "all")
@@ -49,8 +50,7 @@ def list_entries(grimoire: Grimoire, options: ListFilter) -> list[Entry]:
 def list_record(grimoire: Grimoire, entries: Sequence[Entry]) -> dict[str, Any]:
     """The stable JSON shape of ``list``: the entries, their count, and the grimoire's problems."""
     return {"entries": [record(grimoire, e) for e in entries], "count": len(entries),
-            "problems": [{"path": p.path, "line": p.line, "col": p.col, "rule": p.rule, "message": p.message}
-                         for p in grimoire.problems]}
+            "problems": problem_records(grimoire.problems)}
 
 
 def chain(grimoire: Grimoire, entry: Entry) -> tuple[list[Entry], list[Entry]]:

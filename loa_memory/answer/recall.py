@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from loa_memory.model import Entry, headline
+from loa_memory.model import Entry, Finding, headline
+from loa_memory.render.problems import problem_records
 from loa_memory.search.retriever import Retriever
 from loa_memory.search.search import Hit, SearchOptions, run
 from loa_memory.search.strategy import TaskType, actions, detect_task_type, same_action
@@ -109,6 +110,7 @@ class Recall:
     profile: str = "default"
     selected_by: str = "config"
     weights: dict[str, Any] = field(default_factory=dict)
+    problems: list[Finding] = field(default_factory=list)  # files skipped because they do not parse
 
 
 def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
@@ -192,7 +194,7 @@ def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None 
                 weights=weights, now=moment)
     result = Recall(options.task, task_type, options.budget, warnings=list(found.warnings), recall_id=recall_id,
                     profile=selection.profile.name, selected_by=selection.selected_by,
-                    weights=selection.profile.weights_record(task_type))
+                    weights=selection.profile.weights_record(task_type), problems=grimoire.unreadable)
     if selection.warning:
         result.warnings.append(selection.warning)
     task_vector = retriever.vectors([options.task])[0]
@@ -340,4 +342,5 @@ def recall_record(result: Recall) -> dict[str, Any]:
         "contradictions": [contradiction_record(c) for c in result.contradictions],
         "economics": result.economics,
         "warnings": result.warnings,
+        "problems": problem_records(result.problems),
     }

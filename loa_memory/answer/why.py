@@ -22,6 +22,7 @@ from loa_memory.answer.negative import is_negative_question, negative_match, sub
 from loa_memory.answer.threads import Thread, threads_of
 from loa_memory.errors import UsageError
 from loa_memory.model import Entry, headline
+from loa_memory.render.problems import problem_records
 from loa_memory.search.search import SearchOptions, search
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
@@ -252,4 +253,5 @@ def why_record(result: WhyResult) -> dict[str, Any]:
             for t in result.threads],
         "warnings": result.warnings,
         "multiple_worlds": len(result.grimoire.config.worlds) > 1,
+        "problems": problem_records(result.grimoire.unreadable),
     }

@@ -44,6 +44,21 @@ def emit(state: State, fmt: str | None, data: Any, text: Callable[[Any], str]) -
         click.echo(output)
 
 
+def warn_skipped(problems: list[dict[str, Any]]) -> None:
+    """Name on stderr each memory file a read command skipped because it does not parse (exit code unchanged)."""
+    from loa_memory.render.problems import skipped_lines
+
+    for line in skipped_lines(problems):
+        click.echo(line, err=True)
+
+
+def note_unblocking(problems: list[dict[str, Any]]) -> None:
+    """Name on stderr the problems elsewhere in the grimoire that a write went past (they did not block it)."""
+    for r in problems:
+        click.echo(f"{r['path']}:{r['line']}:{r['col']}: {r['message']} ({r['rule']}); elsewhere, so it did not "
+                   "block this write (`loa-memory lint` shows every problem)", err=True)
+
+
 def split_csv(values: tuple[str, ...]) -> list[str]:
     """``--tags a,b --tags c`` → ``[a, b, c]``."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]

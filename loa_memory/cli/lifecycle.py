@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from loa_memory.cli.common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state, warn_skipped
 
 
 @click.command()
@@ -153,7 +153,9 @@ def stats(state: State, /, worlds: tuple[str, ...], economics: bool, last: int |
     from loa_memory.lifecycle.stats import grimoire_stats
     from loa_memory.render.lifecycle import stats_text
 
-    emit(state, fmt, grimoire_stats(state.config(), worlds=worlds), stats_text)
+    data = grimoire_stats(state.config(), worlds=worlds)
+    emit(state, fmt, data, stats_text)
+    warn_skipped(data["unreadable"])
 
 
 @click.command()

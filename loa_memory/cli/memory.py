@@ -12,7 +12,7 @@ from loa_memory.errors import UsageError
 
 if TYPE_CHECKING:
     from loa_memory.store.load import Grimoire
-from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv
+from loa_memory.cli.common import State, emit, format_option, note_unblocking, pass_state, split_csv
 
 
 def _problems_exit(state: State, grimoire: Grimoire) -> int:
@@ -151,7 +151,9 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
     written = add_entry(config, fields, world=world)
     from loa_memory.render.entries import written_text
 
-    emit(state, fmt, written_record(written), written_text)
+    data = written_record(written)
+    emit(state, fmt, data, written_text)
+    note_unblocking(data["problems"])
 
 
 @click.command()
@@ -175,7 +177,9 @@ def supersede(state: State, /, old_id: str, content: str | None, category: str |
     if category:
         fields["category"] = category
     written, _old = supersede_entry(config, old_id, fields)
-    emit(state, fmt, written_record(written), written_text)
+    data = written_record(written)
+    emit(state, fmt, data, written_text)
+    note_unblocking(data["problems"])
 
 
 @click.command()

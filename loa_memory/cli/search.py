@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import click
 
-from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv
+from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv, warn_skipped
 
 
 def progress_bar() -> Callable[[int, int], None] | None:
@@ -61,7 +61,9 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
         from loa_memory.lifecycle.usage import record_applications
 
         record_applications(config, [h.entry.id for h in result.hits], source="search", query=query)
-    emit(state, fmt, search_record(config, query, result, explain), search_text)
+    data = search_record(config, query, result, explain)
+    emit(state, fmt, data, search_text)
+    warn_skipped(data["problems"])
 
 
 @click.command()
@@ -126,11 +128,17 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
                             profile=profile)
     with deferred_embedding() if hook_input else contextlib.nullcontext():  # a hook answers within its time limit
         result = serve_recall(config, options, track=track, session_id=session)
-    if hook_input and not has_findings(result):
-        return
     data = recall_record(result)
+    if hook_input and not has_findings(result):
+        if result.problems:  # nothing bears on the task, but the agent should know memories are missing
+            from loa_memory.render.problems import context_line
+
+            click.echo(context_line(data["problems"]))
+        return
     fmt = fmt or ("markdown" if state.fmt == "text" else state.fmt)
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
+    if not hook_input:  # a hook's stderr reaches no one: the line in its output above tells the agent
+        warn_skipped(data["problems"])
 
 
 @click.command()
@@ -160,5 +168,7 @@ def why(ctx: click.Context, target: str, worlds: tuple[str, ...], k: int | None,
     for world in worlds:
         config.world(world)
     result = explain(config, target, worlds=worlds, k=k)
-    emit(state, fmt, why_record(result), why_text)
+    data = why_record(result)
+    emit(state, fmt, data, why_text)
+    warn_skipped(data["problems"])
     ctx.exit(0 if result.items else 1)

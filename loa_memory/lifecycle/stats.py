@@ -9,6 +9,7 @@ from typing import Any
 
 from loa_memory.lifecycle.archival import plan_archive
 from loa_memory.lifecycle.effectiveness import read_events, read_folded
+from loa_memory.render.problems import problem_records
 from loa_memory.store.config import Config
 from loa_memory.store.load import load_grimoire
 from loa_memory.store.local.runs import read_runs
@@ -47,6 +48,7 @@ def grimoire_stats(config: Config, now: datetime | None = None, worlds: Sequence
         "by_world": dict(sorted(counted.items())),
         "worlds": list(worlds) or [w.name for w in config.worlds],
         "problems": len(grimoire.problems),
+        "unreadable": problem_records(grimoire.unreadable),
         "due_for_archival": dict(Counter(d.reason for d in plan.due)),
         "expiring_soon": [{"id": e.entry.id, "expires_at": e.entry.expires_at, "days_left": e.days_left,
                            "summary": e.entry.summary} for e in plan.expiring],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from loa_memory.render.problems import context_line
+
 
 def recall_markdown(data: dict[str, Any]) -> str:
     lines = [f"# Memory for: {_title(data['task'])}",
@@ -29,6 +31,8 @@ def recall_markdown(data: dict[str, Any]) -> str:
             lines.append(f"### {entry['text'].splitlines()[0]}")
             lines += entry["text"].splitlines()[1:]
             lines.append("")
+    if data.get("problems"):
+        lines += [f"_{context_line(data['problems'])}_", ""]
     econ = data["economics"]
     lines.append(f"_tokens: {econ['total_tokens']} of {econ['budget']} (discovery {econ['discovery_tokens']}, "
                  f"read {econ['read_tokens']}, cues {econ['cue_tokens']}); loading everything would cost "

@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from loa_memory.errors import UsageError
-from loa_memory.model import Entry
+from loa_memory.model import Entry, Finding
+from loa_memory.render.problems import problem_records
 from loa_memory.search.rank import Fused, Weights, fuse, max_factor, weigh
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
@@ -58,6 +59,7 @@ class SearchResult:
     embedded_now: int = 0
     unembedded: int = 0
     seconds: float = 0.0
+    problems: list[Finding] = field(default_factory=list)  # files skipped because they do not parse
 
 
 def weights_from(config: Config, category: dict[str, float] | None = None) -> Weights:
@@ -104,7 +106,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
         float(config.retrieval.min_confidence)
     hits = _select(retriever.grimoire, retriever.entries, fused, options, minimum, weights, moment)
     return SearchResult(hits[: options.k], mode, retriever.warnings, retriever.embedded_now,
-                        retriever.unembedded, time.perf_counter() - started)
+                        retriever.unembedded, time.perf_counter() - started, retriever.grimoire.unreadable)
 
 
 def _select(grimoire: Grimoire, entries: dict[str, Entry], fused: list[Fused], options: SearchOptions,
@@ -210,7 +212,8 @@ def max_per_query(config: Config, k: int | None = None) -> int:
 def search_record(config: Config, query: str, result: SearchResult, explain: bool = False) -> dict[str, Any]:
     """The stable JSON shape of ``search``."""
     return {"query": query, "mode": result.mode, "results": [hit_record(h, explain) for h in result.hits],
-            "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1}
+            "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1,
+            "problems": problem_records(result.problems)}
 
 
 def hit_record(hit: Hit, explain: bool = False) -> dict[str, Any]:

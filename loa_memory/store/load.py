@@ -162,6 +162,11 @@ class Grimoire:
             return "expired"
         return "active"
 
+    @property
+    def unreadable(self) -> list[Finding]:
+        """Where each file that does not parse fails (its entries are left out of every answer)."""
+        return [p for p in self.problems if p.path in self.broken and p.rule in ("yaml-syntax", "unreadable")]
+
     def ids(self) -> set[str]:
         """Every id and alias in use (including broken files' ids found by text)."""
         found: set[str] = set()

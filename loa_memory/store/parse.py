@@ -47,6 +47,12 @@ def parse_file_text(text: str, mf: MemoryFile, schema: dict[str, Any], known: di
     items, broken = parse_items(split.items, mf, schema, known or {})
     if items is None:
         return _parse_whole(text, mf, schema)
+    if broken:
+        # an item that does not parse alone may still parse in its file (an alias of an anchor in another
+        # item, a quoted scalar running over a ``- `` at column 0): the whole text decides
+        whole, whole_broken = _parse_whole(text, mf, schema)
+        if not whole_broken:
+            return whole, False
     if splits is not None:
         splits[mf.rel] = split.items
     return items, broken

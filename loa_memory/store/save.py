@@ -150,10 +150,12 @@ class Changeset:
     def _guard(self, path: Path) -> None:
         rel = self._rel(path)
         if rel in self.grimoire.broken:
-            problem = next((p for p in self.grimoire.problems if p.path == rel), None)
+            found = [p for p in self.grimoire.problems if p.path == rel]
+            problem = found[0] if found else None
             raise GrimoireError(f"{rel} failed to parse, so loa-memory will not write to it",
                                 path=rel, line=problem.line if problem else None,
                                 col=problem.col if problem else None,
+                                problems=[GrimoireError(p.message, path=p.path, line=p.line, col=p.col) for p in found],
                                 hint=f"fix it first ({problem.message})" if problem else "fix it first")
 
     def list_file(self, path: Path) -> FileText:

@@ -140,12 +140,19 @@ class Split:
 
 
 _COLUMN0 = re.compile(r"\n(?=[^\s#])")
+# a block scalar that keeps its trailing blank lines (``|+``, ``>2+``): they are part of the item then
+_KEEP_CHOMPING = re.compile(r"[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+# line breaks YAML knows besides ``\n`` (a lone ``\r`` too): the cut by text would not see them
+_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 
 
 def _item_end(text: str, start: int, chunk_end: int) -> int:
-    """Where an item's own text ends: before trailing blank lines and column-0 comments."""
+    """Where an item's own text ends: before trailing blank lines and column-0 comments (unless a block
+    scalar in it keeps trailing blank lines: then the item runs to the next one)."""
     end = chunk_end
     first_line_end = text.find("\n", start, chunk_end)
+    if "+" in text[start:chunk_end] and _KEEP_CHOMPING.search(text, start, chunk_end):
+        return end
     while first_line_end != -1 and end > first_line_end + 1:
         body_end = end - 1 if text[end - 1] == "\n" else end
         line_start = text.rfind("\n", start, body_end) + 1
@@ -156,37 +163,54 @@ def _item_end(text: str, start: int, chunk_end: int) -> int:
     return end
 
 
+def _is_trivia(gaps: str, *, empty_list: bool) -> bool:
+    """The text between items (and before the first) holds nothing YAML reads: blank lines, comments and
+    at most one ``---`` before the first item (or, in a file without items, ``[]``)."""
+    if "\t" in gaps:
+        return False
+    if not gaps.strip():
+        return True
+    try:
+        value = load_text(gaps)
+    except YamlSyntaxError:
+        return False
+    return value is None or (empty_list and value == [])
+
+
 def split_items(text: str) -> Split:
     """Cut a block-style YAML list into its top-level items, without parsing.
 
     An item runs from a ``- `` at column 0 to its last indented line; blank lines and column-0
-    comments after it belong to no item. Files in another shape (flow list, document markers,
-    column-0 content) return ``Split(None)`` and are parsed whole.
+    comments after it belong to no item. What YAML itself delimits is cut, nothing else: a file in
+    another shape (flow list, document markers, column-0 or indented content outside the items, tabs
+    there, line breaks other than ``\n``) returns ``Split(None)`` and is parsed whole. Items that
+    refer to each other (aliases) or that a quoted scalar spans are found when an item fails to parse
+    alone (``parse.py`` then parses the file whole).
     """
+    if _OTHER_BREAKS.search(text):
+        return Split(None)
     starts: list[int] = []
     column0 = [0] if text[:1] and not text[:1].isspace() and text[:1] != "#" else []
     column0 += [match.start() + 1 for match in _COLUMN0.finditer(text)]
     for position in column0:
         if text.startswith("- ", position) or text.startswith("-\n", position) or text[position:] == "-":
             starts.append(position)
-            continue
-        line_end = text.find("\n", position)
-        content = text[position: line_end if line_end != -1 else len(text)].strip()
-        if starts or content not in ("[]", "---"):
+        elif starts:
             return Split(None)
     if not starts:
-        return Split([])
-    head = text[: starts[0]]
-    if any(ln[:1].isspace() and ln.strip() for ln in head.splitlines()):
-        return Split(None)
+        return Split([]) if _is_trivia(text, empty_list=True) else Split(None)
     items: list[Item] = []
-    line = head.count("\n")
+    gaps = [text[: starts[0]]]
+    line = gaps[0].count("\n")
     bounds = [*starts, len(text)]
     for index, start in enumerate(starts):
         chunk_end = bounds[index + 1]
         end = _item_end(text, start, chunk_end)
         items.append(Item(text[start:end], line, start, end))
+        gaps.append(text[end:chunk_end])
         line += text.count("\n", start, chunk_end)
+    if not _is_trivia("".join(gaps), empty_list=False):
+        return Split(None)
     return Split(items)
 
 

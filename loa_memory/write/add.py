@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import secrets as _random
@@ -13,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from loa_memory.errors import GrimoireError, UsageError, ValidationError
-from loa_memory.model import Category, Entry
+from loa_memory.model import Category, Entry, Finding
+from loa_memory.render.problems import problem_records
 from loa_memory.secrets.gate import check_secrets
 from loa_memory.store import atomic, schema, yamlio
 from loa_memory.store.config import Config
@@ -170,6 +172,7 @@ class Written:
     path: str
     line: int
     world: str
+    problems: tuple[Finding, ...] = ()  # problems elsewhere in the grimoire, which did not block the write
 
     def entry(self) -> Entry:
         return Entry(self.data, self.world, self.path, self.line)
@@ -179,7 +182,8 @@ def written_record(written: Written, action: str = "added") -> dict[str, Any]:
     """The stable JSON shape of a write (``add``, ``supersede``, ``session end``)."""
     return {"action": action, "id": written.data["id"], "category": written.data["category"],
             "world": written.world, "path": written.path, "line": written.line,
-            "supersedes": written.data.get("supersedes"), "entry": written.data}
+            "supersedes": written.data.get("supersedes"), "entry": written.data,
+            "problems": problem_records(written.problems)}
 
 
 def refuse_if_broken(grimoire: Grimoire) -> None:
@@ -233,8 +237,7 @@ def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = 
     world_name = config.world(world).name
     with locked(config.local_dir):
         recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+        grimoire = load_grimoire(config)  # problems elsewhere do not block: a broken file refuses only writes to it
         if check is not None:
             check(grimoire)
         data = complete_entry(config, fields, grimoire.ids(), moment)
@@ -242,7 +245,7 @@ def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = 
         changes = Changeset(config, grimoire)
         written = stage_new(changes, data, world_name)
         changes.commit()
-    return written
+    return dataclasses.replace(written, problems=tuple(grimoire.problems))
 
 
 def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
@@ -250,8 +253,7 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
     """Write a new entry that replaces ``old_id`` and link both ways, as one transaction."""
     with locked(config.local_dir):
         recover(config)
-        grimoire = load_grimoire(config)
-        refuse_if_broken(grimoire)
+        grimoire = load_grimoire(config)  # as for add_entry: only the files written must parse
         old = grimoire.get(old_id)
         if old.id != old_id.strip():
             old_id = old.id
@@ -276,7 +278,7 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
         changes.patch(config.root / old.path, old.line, {"superseded_by": data["id"]})
         written = stage_new(changes, data, old.world)
         changes.commit()
-    return written, old
+    return dataclasses.replace(written, problems=tuple(grimoire.problems)), old
 
 
 @contextlib.contextmanager

@@ -43,10 +43,28 @@ def broken(request: pytest.FixtureRequest, grimoire: Path) -> tuple[Path, int, s
     return path, line, words, path.read_bytes()
 
 
-@pytest.mark.parametrize("command", [
-    ("list",), ("list", "--format", "json"), ("show", "MEM-20260101-001"), ("add", "fact", "a new fact"),
-    ("supersede", "MEM-20260101-001", "replacement"),
-])
+UNPARSEABLE = ("malformed-yaml", "python-tag")
+
+
+@pytest.mark.parametrize("command", [("add", "fact", "a new fact"), ("supersede", "MEM-20260101-001", "replacement")])
+def test_writes_go_past_problems_elsewhere_and_refuse_a_file_that_does_not_parse(
+        broken: tuple[Path, int, str, bytes], command: tuple[str, ...], loa: Cli,
+        request: pytest.FixtureRequest) -> None:
+    path, line, words, before = broken
+    result = loa(*command)
+    assert "Traceback" not in result.output
+    assert f"{MEMDIR}/decisions.yaml:{line}:" in result.stderr and words in result.stderr
+    assert not (loa.root / "PWNED").exists() and not Path("PWNED").exists()
+    if command[0] == "add" or request.node.callspec.params["broken"] not in UNPARSEABLE:
+        assert result.exit_code == 0, result.output  # the problem is not in what the write touches
+        assert "did not block this write" in result.stderr
+    else:
+        assert result.exit_code == 1 and "failed to parse, so loa-memory will not write to it" in result.stderr
+    if command[0] == "add" or request.node.callspec.params["broken"] in UNPARSEABLE:
+        assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [("list",), ("list", "--format", "json"), ("show", "MEM-20260101-001")])
 def test_reading_commands_report_and_change_nothing(broken: tuple[Path, int, str, bytes], command: tuple[str, ...],
                                                     loa: Cli) -> None:
     path, line, words, before = broken

@@ -166,8 +166,8 @@ def update(chunks: Sequence[Chunk], data: bytes, before: tuple[int, int], parse:
     except UnicodeDecodeError:
         return None
     split = yamlio.split_items(text)
-    if split.items is None:
-        return None
+    if split.items is None or (not floor and tail and not split.items):
+        return None  # not cut into items by text; or the file's head changed and no item shows it still fits
     line = sum(chunk[3] for chunk in chunks[:head])
     cut = [yamlio.Item(item.text, item.line + line, item.start, item.end) for item in split.items]
     parsed = parse(cut, {item[0]: item for item in items_of(chunks[head:kept_end], blobs)})

@@ -119,7 +119,8 @@ def _parse_data(data: bytes, mf: MemoryFile, schema: dict[str, Any], record: dic
             updated = chunks.update(record["chunks"], data, tuple(record["stat"]), parse, blobs)
             if updated is not None:
                 items = chunks.items_of(updated[0], blobs)
-                return Loaded(items, any(map(failed_to_parse, items)), change=updated[1]), updated[0]
+                if not any(map(failed_to_parse, items)):  # a broken file is judged on its whole text, below
+                    return Loaded(items, False, change=updated[1]), updated[0]
     text = data.decode("utf-8")
     if record is not None and cache_file is not None:
         with contextlib.suppress(chunks.MissingBlob):
