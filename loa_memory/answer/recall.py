@@ -122,7 +122,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         return []
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
-    mean, deviation = _typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
     triggers = [_cue_text(e) for e in candidates]
     to_trigger = retriever.vectors(triggers, cache=True) @ task_vector
     scored = []
@@ -139,7 +139,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     return cues
 
 
-def _typical(relevance: Any) -> tuple[float, float]:
+def typical(relevance: Any) -> tuple[float, float]:
     """Mean and deviation of the task's relevance to the grimoire's memories, pulled towards TYPICAL_PRIOR when
     there are few of them."""
     prior_mean, prior_deviation, weight = TYPICAL_PRIOR
