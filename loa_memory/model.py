@@ -160,6 +160,24 @@ class Entry:
         return str(self.data.get("trigger") or "")
 
     @property
+    def triggers(self) -> list[str]:
+        """Every phrasing of a correction's guarded action: ``trigger``, then the items of ``triggers``."""
+        extra = self.data.get("triggers")
+        found = [self.trigger, *(str(t) for t in (extra if isinstance(extra, list) else []))]
+        return [t for t in dict.fromkeys(t.strip() for t in found) if t]
+
+    @property
+    def applies_to(self) -> list[str]:
+        """Globs of the files a cue guards (``applies_to``), relative to the repository root."""
+        globs = self.data.get("applies_to")
+        return [str(g) for g in globs if g] if isinstance(globs, list) else []
+
+    @property
+    def severity(self) -> str:
+        """``block`` (ask before a matching tool call runs) or ``warn`` (the default)."""
+        return "block" if self.data.get("severity") == "block" else "warn"
+
+    @property
     def lesson(self) -> str:
         return str(self.data.get("lesson") or "")
 

@@ -2,14 +2,15 @@
 
 Every Claude Code hook event passes ``session_id``, ``transcript_path``, ``cwd``, ``permission_mode`` and
 ``hook_event_name``; ``UserPromptSubmit`` adds ``prompt``, ``SessionStart`` adds ``source`` (startup,
-resume, clear, compact) and ``SessionEnd`` adds ``reason``. Fields that are missing or not strings read
-as ``None``: each command asks only for what it needs.
+resume, clear, compact), ``SessionEnd`` adds ``reason`` and ``PreToolUse`` adds ``tool_name`` and
+``tool_input`` (an object). Fields that are missing or not strings read as ``None`` (``tool_input``: empty):
+each command asks only for what it needs.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ class HookInput:
     cwd: str | None = None
     source: str | None = None
     reason: str | None = None
+    tool_name: str | None = None
+    tool_input: dict[str, Any] = field(default_factory=dict)
 
     def transcript(self) -> Path:
         """The transcript file the hook names; ``UsageError`` if it names none or it does not exist."""
@@ -56,4 +59,5 @@ def parse_hook_input(text: str) -> HookInput:
     transcript = text_of("transcript_path")
     return HookInput(text_of("hook_event_name"), text_of("session_id"),
                      Path(transcript).expanduser() if transcript else None, text_of("prompt"), text_of("cwd"),
-                     text_of("source"), text_of("reason"))
+                     text_of("source"), text_of("reason"), text_of("tool_name"),
+                     tool_input if isinstance(tool_input := data.get("tool_input"), dict) else {})

@@ -81,7 +81,7 @@ class Cue:
         data = self.entry.data
         pointer = self.entry.graduated_to
         if self.entry.category == "correction":
-            trigger = str(data.get("trigger") or self.entry.summary).rstrip(".")
+            trigger = (self.entry.triggers or [self.entry.summary])[0].rstrip(".")
             lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
             if pointer:
                 return f"BEFORE {trigger}: follow the convention in {pointer} ({self.entry.id}, graduated)"
@@ -124,14 +124,17 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         return []
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
-    mean, deviation = _typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
-    triggers = [_cue_text(e) for e in candidates]
-    to_trigger = retriever.vectors(triggers, cache=True) @ task_vector
+    mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
+    to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
     scored = []
-    for n, entry in enumerate(candidates):
+    start = 0
+    for entry, texts in zip(candidates, phrasings, strict=True):
         key = grimoire.key_of(entry) or ""
-        shared = same_action(task, triggers[n])
-        relevance = (max(float(to_trigger[n]), cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
+        best = max(float(s) for s in to_trigger[start:start + len(texts)])
+        start += len(texts)
+        shared = frozenset().union(*(same_action(task, t) for t in texts))
+        relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
         scored.append(Cue(entry, relevance, shared))
     best = max(c.relevance for c in scored)
@@ -141,7 +144,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     return cues
 
 
-def _typical(relevance: Any) -> tuple[float, float]:
+def typical(relevance: Any) -> tuple[float, float]:
     """Mean and deviation of the task's relevance to the grimoire's memories, pulled towards TYPICAL_PRIOR when
     there are few of them."""
     prior_mean, prior_deviation, weight = TYPICAL_PRIOR

@@ -5,10 +5,14 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv, warn_skipped
+
+if TYPE_CHECKING:
+    from loa_memory.agents.hook_input import HookInput
 
 
 def progress_bar() -> Callable[[int, int], None] | None:
@@ -89,7 +93,8 @@ def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> No
 @click.option("--track", is_flag=True, help="Record that these memories were applied (effectiveness scoring).")
 @click.option("--hook-input", is_flag=True,
               help="Take TASK from an agent hook's JSON on stdin (`prompt`, as Claude Code's UserPromptSubmit passes "
-                   "it) and print nothing when nothing bears on it.")
+                   "it) and print nothing when nothing bears on it; on a PreToolUse input, answer the corrections "
+                   "that bear on the tool call as Claude Code's hook JSON.")
 @click.option("--profile", metavar="NAME", help="Use this weight profile (default: the adaptive policy's pick when "
               "retrieval.adaptive is on, else retrieval.profile).")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text", "json", "yaml"]), default=None,
@@ -105,6 +110,8 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     \b
     loa-memory recall "write a migration that drops the legacy_flag column"
     echo '{"prompt": "add a CSV export"}' | loa-memory recall --hook-input
+    echo '{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push -f"}}' \\
+      | loa-memory recall --hook-input
     """
     from loa_memory.answer.recall import RecallOptions, has_findings, recall_budget, recall_record
     from loa_memory.errors import UsageError
@@ -115,8 +122,12 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     session = None
     if hook_input:
         from loa_memory.agents.hook_input import parse_hook_input
+        from loa_memory.agents.tool_call import is_tool_call
 
         hook = parse_hook_input(sys.stdin.read())
+        if is_tool_call(hook):
+            _tool_call_cues(state, hook)
+            return
         task, session = task or hook.prompt, hook.session_id
         if not task:
             return  # an empty prompt: nothing to recall, and a hook must not fail on it
@@ -139,6 +150,25 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
     if not hook_input:  # a hook's stderr reaches no one: the line in its output above tells the agent
         warn_skipped(data["problems"])
+
+
+def _tool_call_cues(state: State, hook: HookInput) -> None:
+    """A PreToolUse input: the corrections that bear on the tool call, as Claude Code's hook JSON (nothing when
+    none does, or the tool changes nothing)."""
+    from loa_memory.agents.tool_call import action_from_hook
+    from loa_memory.answer.cues import action_record
+    from loa_memory.lifecycle.recall_log import serve_action_cues
+    from loa_memory.render.action_cues import pretooluse_output
+    from loa_memory.search.retriever import deferred_embedding
+
+    action = action_from_hook(hook)
+    if action is None:
+        return
+    with deferred_embedding():
+        result = serve_action_cues(state.config(), action, session_id=hook.session_id)
+    output = pretooluse_output(action_record(result))
+    if output:
+        click.echo(output)
 
 
 @click.command()

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from loa_memory.answer.cues import Action, ActionCues, cues_for_action
 from loa_memory.answer.recall import ECONOMICS_LOG, Recall, RecallOptions, log_economics, recall, shown_ids
 from loa_memory.lifecycle.usage import record_applications, record_recall
 from loa_memory.store.config import Config
@@ -36,6 +37,18 @@ def serve_recall(config: Config, options: RecallOptions, *, track: bool = False,
     if track:
         record_applications(config, shown_ids(result), source="recall", query=options.task,
                             session_id=session_id, recall_id=result.recall_id)
+    return result
+
+
+def serve_action_cues(config: Config, action: Action, *, now: datetime | None = None,
+                      session_id: str | None = None) -> ActionCues:
+    """``cues_for_action``, logged like a recall (source ``action``): the call and the cues it fired, so
+    ``unfired-cue``, ``graduate`` and effectiveness count them. The log names the action's kind and files, never
+    its text (a command may hold a secret)."""
+    result = cues_for_action(config, action, now=now)
+    query = f"{action.kind} {' '.join(result.paths)}".strip()
+    record_recall(config, [c.entry.id for c in result.cues], query=query[:300], source="action",
+                  session_id=session_id, recall_id=result.cue_id)
     return result
 
 

@@ -1,4 +1,5 @@
-"""Read tools: search, recall, why, show, list, lint, session_start (each the library call of its CLI command)."""
+"""Read tools: search, recall, cues_for_action, why, show, list, lint, session_start (each the library call of its
+CLI command; cues_for_action that of `recall --hook-input` on a tool call)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,36 @@ class ReadTools(Backend):
             return recall_record(serve_recall(config, options, track=track))
 
         return self.call("recall", work, recall_markdown)
+
+    def cues_for_action(
+        self,
+        kind: Annotated[Literal["edit", "write", "command"], Field(
+            description="edit: change part of a file; write: create or overwrite a file; command: run a shell "
+                        "command.")],
+        paths: Annotated[list[str] | None, Field(description="The files it touches (absolute or relative to the "
+                                                             "repository root).")] = None,
+        text: Annotated[str, Field(description="The new text of the change, the file's content, or the "
+                                               "command.")] = "",
+        removed: Annotated[str, Field(description="For an edit: the text it replaces.")] = "",
+        description: Annotated[str, Field(description="What the action is for, in a sentence.")] = "",
+        session_id: Annotated[str | None, Field(description="The agent's session, for the cue log.")] = None,
+    ) -> CallToolResult:
+        """The corrections that bear on an action you are about to take: call it before an edit, a write or a
+        shell command that could be risky (a migration, a push, a dependency, a deploy...).
+
+        Each cue is `BEFORE <trigger>: <lesson> (MEM-...)`; `severity: block` ones should be confirmed with the user
+        first. An empty `cues` list means nothing applies. The same matcher as `recall --hook-input` on a Claude
+        Code PreToolUse call.
+        """
+        from loa_memory.answer.cues import Action, action_record
+        from loa_memory.lifecycle.recall_log import serve_action_cues
+        from loa_memory.render.action_cues import action_cues_text
+
+        def work(config: Config) -> dict[str, Any]:
+            action = Action(kind, tuple(paths or ()), text, removed, description)
+            return action_record(serve_action_cues(config, action, session_id=session_id))
+
+        return self.call("cues_for_action", work, action_cues_text)
 
     def why(
         self,

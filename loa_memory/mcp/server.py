@@ -21,7 +21,7 @@ from loa_memory.mcp.writes import WriteTools
 INSTRUCTIONS = """\
 loa-memory: this repository's memory (decisions, corrections, learnings, procedures...), kept as reviewed files in git.
 - At the start of a session call `session_start`; before a task call `recall` with the task in a sentence and
-  follow its corrections ("BEFORE <action>: <lesson>").
+  follow its corrections ("BEFORE <action>: <lesson>"); before a risky edit or command, `cues_for_action`.
 - `search` finds memories by words and meaning, `show` reads one in full, `why` explains a file, line or question.
 - When you learn something worth keeping, `add` it (a correction when you were corrected, a decision with its
   rejected alternatives); change a memory with `supersede`, never by adding a contradicting one.
@@ -63,6 +63,7 @@ def _tools(memory: Memory) -> list[Tool]:
                             open_world_hint=False)
     spec: list[tuple[str, Callable[..., CallToolResult], ToolAnnotations]] = [
         ("session_start", memory.session_start, read), ("recall", memory.recall, read),
+        ("cues_for_action", memory.cues_for_action, read),
         ("search", memory.search, read), ("show", memory.show, read), ("why", memory.why, read),
         ("list", memory.list_, read), ("lint", memory.lint, read),
         ("add", memory.add, write), ("supersede", memory.supersede, write), ("feedback", memory.feedback, write),

@@ -27,7 +27,8 @@ from loa_memory.store.save import Changeset
 from loa_memory.store.times import expiry, format_time, now_utc
 
 FIELD_ORDER = ("id", "category", "summary", "content", "confidence", "source", "ttl", "expires_at", "tags",
-               "thread", "supersedes", "superseded_by", "aliases", "trigger", "lesson", "alternatives", "rationale",
+               "thread", "supersedes", "superseded_by", "aliases", "trigger", "triggers", "lesson", "applies_to",
+               "severity", "alternatives", "rationale",
                "error", "resolution", "context", "evidence", "attempted", "failure_reason", "led_to", "links",
                "related_memories", "artifacts")
 _GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"

@@ -51,3 +51,16 @@ def test_budget_bounds_what_is_returned_and_economics_are_logged(seeded: Cli) ->
 
 def test_task_type_can_be_forced(seeded: Cli) -> None:
     assert seeded.json("recall", "anything at all", "--task-type", "review")["task_type"] == "review"
+
+
+@needs_model
+def test_a_correction_with_several_triggers_fires_on_any_of_them(loa: Cli) -> None:
+    entry = {"category": "correction", "summary": "Hand edits of the lockfile broke CI", "confidence": 0.9,
+             "content": "yarn.lock was edited by hand and its integrity hashes no longer matched.",
+             "triggers": ["edit yarn.lock by hand", "change a pinned transitive dependency version"],
+             "lesson": "change package.json and let yarn regenerate the lockfile"}
+    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    data = loa.json("recall", "hand-edit the yarn.lock file to bump a version")
+    assert [c["imperative"] for c in data["corrections"]] == [
+        f"BEFORE edit yarn.lock by hand: change package.json and let yarn regenerate the lockfile "
+        f"({data['corrections'][0]['id']})"]

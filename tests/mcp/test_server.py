@@ -25,9 +25,9 @@ from loa_memory.mcp.server import published_schema
 from tests.fixtures import GIT_IDENTITY, MEMDIR, Cli, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"session_start", "recall", "search", "show", "why", "list", "lint", "add", "supersede", "feedback",
-         "session_end"}
-READ_ONLY = {"session_start", "recall", "search", "show", "why", "list", "lint"}
+TOOLS = {"session_start", "recall", "cues_for_action", "search", "show", "why", "list", "lint", "add", "supersede",
+         "feedback", "session_end"}
+READ_ONLY = {"session_start", "recall", "cues_for_action", "search", "show", "why", "list", "lint"}
 SECRET = "sk_live_" + "51HqLyjWDarjtT1zdp7dc9aB3dE5fG7h"
 
 
@@ -102,6 +102,18 @@ async def test_lists_every_tool_with_described_typed_parameters(session: ClientS
     assert tools["search"].input_schema["required"] == ["query"]
     assert set(tools["add"].input_schema["required"]) == {"category", "content"}
     assert tools["feedback"].input_schema["properties"]["outcome"]["enum"] == ["success", "failure"]
+
+
+@pytest.mark.anyio
+async def test_cues_for_action_fires_on_the_guarded_action_only(session: ClientSession) -> None:
+    dropping = await _call(session, "cues_for_action", kind="write", paths=["migrations/0042_cleanup.py"],
+                           text='def upgrade():\n    op.drop_column("invoices", "memo")\n')
+    assert [c["imperative"].split(" (MEM-")[0] for c in dropping["cues"]] == [
+        "BEFORE drop a database column: check the reporting views first"]
+    assert dropping["classes"] == ["schema-drop"]
+    adding = await _call(session, "cues_for_action", kind="write", paths=["migrations/0043_memo.py"],
+                         text='def upgrade():\n    op.add_column("invoices", sa.Column("memo"))\n')
+    assert adding["cues"] == []
 
 
 @pytest.mark.anyio

@@ -1,0 +1,47 @@
+"""A Claude Code ``PreToolUse`` hook's tool call as an agent-neutral ``Action`` (None for tools that change
+nothing: Read, Glob, Grep, LS, WebFetch...).
+
+``tool_input`` by tool: Edit ``{file_path, old_string, new_string}``, MultiEdit ``{file_path, edits: [{old_string,
+new_string}]}``, Write ``{file_path, content}``, NotebookEdit ``{notebook_path, new_source}``, Bash ``{command,
+description}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loa_memory.agents.hook_input import HookInput
+from loa_memory.answer.cues import Action
+
+PRE_TOOL_USE = "PreToolUse"
+
+
+def is_tool_call(hook: HookInput) -> bool:
+    """Whether the hook is about a tool call (``PreToolUse``, or any input naming a tool)."""
+    return hook.event == PRE_TOOL_USE or (hook.event is None and hook.tool_name is not None)
+
+
+def action_from_hook(hook: HookInput) -> Action | None:
+    """The action a ``PreToolUse`` input describes, or None when its tool changes nothing."""
+    tool, given = hook.tool_name or "", hook.tool_input
+
+    def text(key: str, source: dict[str, Any] = given) -> str:
+        value = source.get(key)
+        return value if isinstance(value, str) else ""
+
+    path = text("file_path") or text("notebook_path")
+    paths = (path,) if path else ()
+    if tool == "Bash":
+        command = text("command")
+        return Action("command", (), command, description=text("description")) if command.strip() else None
+    if tool == "Write":
+        return Action("write", paths, text("content"))
+    if tool == "Edit":
+        return Action("edit", paths, text("new_string"), text("old_string"))
+    if tool == "MultiEdit":
+        edits = [e for e in given.get("edits") or [] if isinstance(e, dict)]
+        return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
+                      "\n".join(text("old_string", e) for e in edits))
+    if tool == "NotebookEdit":
+        return Action("edit", paths, text("new_source"))
+    return None

@@ -1,0 +1,77 @@
+"""An action an agent is about to take, in terms no agent owns: what kind of tool, which files, what text.
+
+Agents' hooks (``agents/tool_call.py`` for Claude Code) and the MCP tool ``cues_for_action`` build one;
+``answer.cues.match`` says which corrections bear on it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+ActionKind = Literal["edit", "write", "command"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("edit", "write", "command")
+RENDER_CHARS = 600  # the embedder sees this much of the change: the start of a diff says what it is about
+
+
+@dataclass(frozen=True)
+class Action:
+    """``edit``: change part of a file (``text`` the new text, ``removed`` the text it replaces); ``write``:
+    create or overwrite a file with ``text``; ``command``: run the shell command ``text``. ``description`` is
+    the agent's own words for it, when it gave any."""
+
+    kind: ActionKind
+    paths: tuple[str, ...] = ()
+    text: str = ""
+    removed: str = ""
+    description: str = ""
+
+    @property
+    def added(self) -> str:
+        """The lines the change brings in (for an edit, those of ``text`` not already in ``removed``)."""
+        if self.kind != "edit" or not self.removed:
+            return self.text
+        before = {line.strip() for line in self.removed.splitlines()}
+        return "\n".join(line for line in self.text.splitlines() if line.strip() not in before)
+
+
+def relative_paths(action: Action, root: Path) -> tuple[str, ...]:
+    """The action's paths relative to ``root`` with ``/`` separators (paths outside it stay as given), plus, for a
+    command, the words of it that look like paths."""
+    paths = list(action.paths)
+    if action.kind == "command":
+        paths += command_paths(action.text)
+    shown = []
+    for path in paths:
+        candidate = Path(path)
+        if candidate.is_absolute():
+            inside = os.path.relpath(candidate, root)
+            path = str(candidate) if inside.startswith("..") else inside
+        shown.append(path.replace(os.sep, "/").removeprefix("./"))
+    return tuple(dict.fromkeys(shown))
+
+
+_PATHLIKE = re.compile(r"^[\w.~/-]*(?:/[\w.-]+|\.[A-Za-z]\w{0,5})$")
+
+
+def command_paths(command: str) -> list[str]:
+    """Words of a shell command that name files (``a/b``, ``x.lock``), options and URLs left out."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        words = command.split()
+    return [w for w in words if not w.startswith("-") and "://" not in w and _PATHLIKE.match(w)]
+
+
+def render_action(action: Action, paths: tuple[str, ...], glosses: list[str]) -> str:
+    """A short text of the action for the embedder: what it does in words (the classes found), where, and how."""
+    verb = {"edit": "edit", "write": "write", "command": "run"}[action.kind]
+    head = "; ".join(glosses)
+    where = ", ".join(paths[:3]) if action.kind != "command" else ""
+    body = action.added if action.kind != "command" else action.text
+    parts = [head, action.description, f"{verb} {where}".strip(), " ".join(body.split())[:RENDER_CHARS]]
+    return ". ".join(p for p in parts if p)

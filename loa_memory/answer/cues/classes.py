@@ -1,0 +1,231 @@
+"""Action classes: what a tool call does, read from its command or diff, and what a correction guards, read from
+its words, in one vocabulary, so "ALTER TABLE invoices DROP COLUMN memo" meets "dropping a column from a table".
+
+Each class is a ``Rule``: ``command`` is a pattern over a shell command; ``change`` over the lines an edit or
+write brings in; ``path`` over the files an edit or write touches (with ``change`` too, both must match);
+``prose`` over a correction's trigger; ``gloss`` says it in words for the embedder. Add a class by adding a row.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from loa_memory.answer.cues.action import Action
+
+
+class Rule(NamedTuple):
+    prose: str
+    gloss: str
+    command: str | None = None
+    change: str | None = None
+    path: str | None = None
+    kinds: tuple[str, ...] = ("edit", "write")  # which file actions ``path``/``change`` apply to
+
+
+_MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
+             r"Gemfile|go\.mod|Cargo\.toml|build\.gradle(?:\.kts)?|pom\.xml|composer\.json|[\w.-]+\.csproj)$")
+_LOCKFILE = (r"(?:^|/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|"
+             r"Cargo\.lock|Gemfile\.lock|go\.sum|composer\.lock|uv\.lock|requirements[\w.-]*\.lock)$")
+_TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bcurl\b[^\n]*\s-k\b|"
+            r"NODE_TLS_REJECT_UNAUTHORIZED\s*=?\s*['\"]?0|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|"
+            r"sslmode=disable|CERT_NONE|check_hostname\s*=\s*False|SSL_VERIFYPEER|--no-check-certificate|"
+            r"strict-ssl\s*(?:=|\s)\s*false|sslVerify\s*(?:=|\s)\s*false|GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY\s*=\s*0")
+_CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+_CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
+
+RULES: dict[str, Rule] = {
+    "schema-drop": Rule(
+        prose=r"\b(?:drop|remov|delet|get\w* rid of)\w* .{0,40}?\b(?:columns?|tables?|fields?)\b|"
+              r"\b(?:columns?|tables?) .{0,20}?\b(?:drop|remov)",
+        gloss="drop a column or table from the database schema",
+        command=r"\bdrop\s+(?:table|column)\b",
+        change=r"\bdrop\s+(?:table|column)\b|\b(?:op\.)?drop_(?:column|table)\b|\bremove_column\b|\bRemoveField\b|"
+               r"\bDeleteModel\b|\bdrop(?:Column|Table)\b|\bremoveColumn\b|\bdropColumns\b"),
+    "schema-rename": Rule(
+        prose=r"\brenam\w* .{0,40}?\b(?:columns?|tables?|fields?)\b|\b(?:columns?|tables?) renam",
+        gloss="rename a database column or table",
+        command=r"\brename\s+(?:column|to)\b",
+        change=r"\brename\s+(?:column\s+\w+\s+)?to\b|\brename_(?:column|table)\b|\bRename(?:Field|Model)\b|"
+               r"\brenameColumn\b|\bnew_column_name\b"),
+    "schema-add": Rule(
+        prose=r"\badd\w* .{0,40}?\b(?:columns?|fields?)\b|\bnot null\b|\bcreat\w* .{0,20}?\btables?\b",
+        gloss="add a column or table to the database schema",
+        command=r"\badd\s+column\b|\bcreate\s+table\b",
+        change=r"\badd\s+column\b|\b(?:op\.)?add_column\b|\bAddField\b|\baddColumn\b|\bcreate\s+table\b|"
+               r"\bcreate_table\b|\bCreateModel\b"),
+    "index-create": Rule(
+        prose=r"\b(?:add|creat|build)\w* .{0,30}?\bindex(?:es)?\b|\bindex(?:es)? on\b",
+        gloss="create a database index on a table",
+        command=r"\bcreate\s+(?:unique\s+)?index\b",
+        change=r"\bcreate\s+(?:unique\s+)?index\b|\b(?:op\.)?create_index\b|\badd_index\b|\bAddIndex\b"),
+    "data-delete": Rule(
+        prose=r"\b(?:delet|purg|truncat|wip|eras|flush)\w* .{0,40}?\b(?:data|rows?|records?|volumes?|buckets?|"
+              r"database|keys|objects|tables? contents?)\b|\bbulk delet|\bdrop (?:the |a )?database\b",
+        gloss="delete stored data in bulk (rows, keys, buckets, volumes)",
+        command=r"\bdelete\s+from\b|\btruncate\b|\bdrop\s+database\b|\bflush(?:all|db)\b|\bs3\s+rm\b[^\n]*--recursive|"
+                r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)\s+down\b[^\n]*(?:\s-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b",
+        change=r"\bdelete\s+from\b|\btruncate\b|\.delete_many\(|\.destroy_all\b|\.objects\.all\(\)\.delete\(|"
+               r"\bflush(?:all|db)\(|\.deleteMany\("),
+    "force-push": Rule(
+        prose=r"\bforce[- ]?push\w*|\bpush\w* .{0,20}?--force|\bpush\w* .{0,20}?\bforce\b|"
+              r"\boverwrit\w* .{0,20}?\bremote",
+        gloss="force push, overwriting a shared branch's history",
+        command=r"\bgit\s+push\b[^\n|;&]*\s(?:-f\b|--force\b|--force-with-lease\b|\+[\w/-]+)"),
+    "push-main": Rule(
+        prose=r"\bpush\w* .{0,30}?\b(?:main|master|trunk)\b|\bdirectly (?:to|on(?:to)?) (?:main|master|trunk)\b",
+        gloss="push commits straight to the main branch",
+        command=r"\bgit\s+push\b[^\n|;&]*\s(?:[\w-]+\s+)?(?:HEAD:)?(?:refs/heads/)?(?:main|master|trunk)\b"),
+    "history-rewrite": Rule(
+        prose=r"\brebas\w*|\bamend\w*|\breset --hard\b|\brewrit\w* .{0,20}?\bhistory\b|\bsquash\w*|filter-branch",
+        gloss="rewrite git history (rebase, amend, hard reset)",
+        command=r"\bgit\s+(?:rebase|reset\s+--hard|filter-branch|filter-repo)\b|\bgit\s+commit\b[^\n]*--amend"),
+    "dependency-add": Rule(
+        prose=r"\b(?:add|introduc|install|pull\w* in|bring\w* in|new|tak\w* on)\w* .{0,30}?\b(?:dependenc\w*|packages?|"
+              r"librar\w*|gems?|crates?|modules?)\b|\bthird[- ]party (?:packages?|librar\w*|dependenc\w*)",
+        gloss="add a new third-party dependency package",
+        command=r"\b(?:npm\s+(?:install|i|add)\s+(?:-\S+\s+)*[@\w]|yarn\s+add\b|pnpm\s+add\b|"
+                r"pip3?\s+install(?![^\n]*\s-[rec]\b)\s+(?:-\S+\s+)*[\w\[]|poetry\s+add\b|uv\s+add\b|cargo\s+add\b|"
+                r"go\s+get\b|bundle\s+add\b|gem\s+install\b|composer\s+require\b)",
+        path=_MANIFEST),
+    "lockfile-edit": Rule(
+        prose=r"\block ?files?\b|\b(?:package-lock|yarn\.lock|poetry\.lock|cargo\.lock|gemfile\.lock|go\.sum|"
+              r"pnpm-lock|uv\.lock)",
+        gloss="edit a dependency lockfile by hand",
+        command=r"\b(?:sed|perl)\s+-i\b[^\n]*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b|"
+                r">\s*\S*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b",
+        path=_LOCKFILE),
+    "unpinned-image": Rule(
+        prose=r"\blatest\b|\bunpinned\b|\bfloating tags?\b|\bpin\w* .{0,30}?\b(?:images?|digests?|tags?)\b|"
+              r"\bbase images?\b",
+        gloss="use a container image without a pinned version (latest tag)",
+        command=r"\bdocker\s+(?:pull|run)\b[^\n]*:latest\b",
+        change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$|"
+               r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::latest)?[\"']?\s*$",
+        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$"),
+    "recursive-delete": Rule(
+        prose=r"\brm -r|\brecursive\w*|\brmtree\b|\bdelet\w* .{0,30}?\b(?:director\w*|folders?|trees?)\b|"
+              r"\bwip\w* .{0,20}?\b(?:director\w*|folders?)\b",
+        gloss="delete files and directories recursively",
+        command=r"\brm\s+(?:-\w+\s+)*-\w*[rR]\w*\b|\brm\s+--recursive\b|\bfind\b[^\n]*\s-delete\b|"
+                r"\bgit\s+clean\s+-\w*[fdx]|\bRemove-Item\b[^\n]*-Recurse",
+        change=r"\bshutil\.rmtree\(|\brm\s+-\w*[rR]\w*\b|\bfs\.rm(?:Sync)?\([^)]*recursive|\brimraf\b"),
+    "tls-disable": Rule(
+        prose=r"\b(?:tls|ssl|https|certificates?|certs?)\b.{0,40}?\b(?:verif\w*|validat\w*|check\w*)|"
+              r"\b(?:disabl|skip|turn\w* off|bypass)\w* .{0,30}?\b(?:tls|ssl|certificates?|certs?)\b|\binsecure\b",
+        gloss="disable TLS certificate verification",
+        command=_TLS_OFF, change=_TLS_OFF),
+    "ci-secrets": Rule(
+        prose=r"\b(?:ci|workflows?|pipelines?|github actions)\b.{0,60}?\b(?:secrets?|tokens?|credentials?|"
+              r"permissions)\b|\b(?:secrets?|tokens?|credentials?)\b.{0,60}?\b(?:ci|workflows?|pipelines?|"
+              r"github actions)\b",
+        gloss="change the secrets, tokens or permissions of a CI workflow",
+        change=r"\bsecrets\.\w+|\bsecrets\s*:|\b[A-Z_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|CREDENTIALS)\b|"
+               r"\bpull_request_target\b|\bpermissions\s*:",
+        path=r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+             r"azure-pipelines\.ya?ml|\.buildkite/[^/]+)$"),
+    "migration-edit": Rule(
+        prose=r"\b(?:edit|chang|modif|rewrit|touch|fix)\w* .{0,30}?\b(?:existing|applied|old|past|shipped|merged|"
+              r"already[- ]run) migrations?\b|\bmigrations? (?:that|which) (?:has|have) (?:already )?(?:run|been "
+              r"applied|shipped)",
+        gloss="edit an existing, already applied database migration",
+        path=r"(?:^|/)(?:migrations?|alembic/versions|db/migrate|flyway|liquibase)/", kinds=("edit",)),
+    "infra-destroy": Rule(
+        prose=r"\bterraform (?:apply|destroy)\b|\bkubectl delete\b|\bauto-approve\b|\b(?:destroy|tear\w* down|delet|"
+              r"terminat)\w* .{0,30}?\b(?:infrastructure|resources|clusters?|instances?|namespaces?|stacks?)\b",
+        gloss="destroy or apply infrastructure without a reviewed plan",
+        command=r"\bterraform\b[^\n|;&]*\s(?:destroy\b|apply\b[^\n]*-auto-approve)|\bkubectl\s+delete\b|\bhelm\s+(?:uninstall|"
+                r"delete)\b|\baws\s+\w+\s+(?:delete|terminate)-|\bgcloud\b[^\n]*\bdelete\b|\bpulumi\s+destroy\b"),
+    "publish-package": Rule(
+        prose=r"\bpublish\w*|\brelease\w* .{0,30}?\b(?:packages?|versions?|to pypi|to npm|crates?|gems?)\b|"
+              r"\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a release\b",
+        gloss="publish a package release or push a version tag",
+        command=r"\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b|\b(?:poetry|uv|flit|hatch)\s+publish\b|"
+                r"\bcargo\s+publish\b|\bgem\s+push\b|\bgit\s+push\b[^\n]*--tags\b|\bgit\s+tag\s+(?:-[as]\s+)?v?\d"),
+    "skip-hooks": Rule(
+        prose=r"--no-verify\b|\b(?:skip|bypass|disabl)\w* .{0,30}?\b(?:hooks?|pre-commit|signing)\b",
+        gloss="commit or push while skipping the git hooks",
+        command=r"--no-verify\b|\bHUSKY=0\b|\bcore\.hooksPath\b|--no-gpg-sign\b|\bSKIP=\S"),
+    "test-skip": Rule(
+        prose=r"\b(?:skip|disabl|xfail|mut|quarantin|ignor|comment\w* out)\w* .{0,30}?\b(?:tests?|specs?)\b|"
+              r"\b(?:tests?|specs?) .{0,20}?\b(?:skip|xfail)",
+        gloss="skip or disable a failing test",
+        command=r"--deselect\b|\s-k\s+[\"']?not\b",
+        change=r"@pytest\.mark\.(?:skip|xfail)|\bpytest\.skip\(|\b(?:it|describe|test)\.skip\(|\bx(?:it|describe)\(|"
+               r"@unittest\.skip|@Disabled\b|@Ignore\b|\bt\.Skip\("),
+    "curl-pipe-shell": Rule(
+        prose=r"\bcurl\b.{0,40}?\b(?:sh|bash|shell)\b|\bpip\w* .{0,30}?\binto (?:a )?shell|\b(?:remote|install) "
+              r"scripts?\b",
+        gloss="pipe a script downloaded from the internet into a shell",
+        command=_CURL_SH, change=_CURL_SH),
+    "permissions-open": Rule(
+        prose=r"\bchmod\b|\bworld[- ]writable\b|\b777\b",
+        gloss="make files world-writable (chmod 777)",
+        command=_CHMOD, change=_CHMOD),
+    "naive-datetime": Rule(
+        prose=r"\bnaive\b|\btime ?zones?\b|\butcnow\b|\blocal time\b|\bdatetime\.now\b",
+        gloss="use a timezone-naive or local-time datetime",
+        change=r"\bdatetime\.(?:now|utcnow|today)\(\s*\)|\bdate\.today\(\)|\btime\.localtime\("),
+    "sql-string": Rule(
+        prose=r"\bsql injection\b|\b(?:string|f-string)\w* .{0,30}?\b(?:sql|quer\w*)\b|\b(?:sql|quer\w*) .{0,30}?"
+              r"\b(?:string formatting|concatenat\w*|interpolat\w*|f-strings?)\b",
+        gloss="build a SQL query by string formatting",
+        change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']*[\"']\s*(?:\+|%)\s*"
+               r"|\bf[\"'](?:SELECT|INSERT|UPDATE|DELETE)\b[^\"'\n]*\{"),
+    "secret-literal": Rule(
+        prose=r"\bhard-?cod\w* .{0,30}?\b(?:secrets?|credentials?|passwords?|keys?|tokens?)\b|\b(?:commit|check\w* in)"
+              r"\w* .{0,30}?\b(?:secrets?|credentials?|\.env|api keys?)\b",
+        gloss="write a secret or credential into a tracked file",
+        change=r"\w*(?:password|passwd|secret|api_?key|token|access_key)\w*\s*[:=]\s*[\"'][^\"'\s]{8,}[\"']"),
+}
+FLAGS = re.I | re.M
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, FLAGS)
+
+
+def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
+    """The classes of what ``action`` does (``paths`` relative to the repository root)."""
+    found = set()
+    for name, rule in RULES.items():
+        if action.kind == "command":
+            if rule.command and _compiled(rule.command).search(action.text):
+                found.add(name)
+            continue
+        if action.kind not in rule.kinds or not (rule.path or rule.change):
+            continue
+        if rule.path and not any(_compiled(rule.path).search(p) for p in paths):
+            continue
+        if rule.change and not _compiled(rule.change).search(action.added):
+            continue
+        found.add(name)
+    if "dependency-add" in found and action.kind == "edit" and not _new_dependency(action):
+        found.discard("dependency-add")  # a version bump of a dependency already there
+    return frozenset(found)
+
+
+_DEP_NAME = re.compile(r"^\s*[\"']?(@?[A-Za-z][\w.@/-]*)")
+
+
+def _new_dependency(action: Action) -> bool:
+    """Whether an edit of a manifest brings in a name the text it replaces did not have."""
+    before = {m.group(1).lower() for line in action.removed.splitlines() if (m := _DEP_NAME.match(line))}
+    return any(m.group(1).lower() not in before for line in action.added.splitlines()
+               if (m := _DEP_NAME.match(line)) and not line.strip().startswith(("#", "//")))
+
+
+def prose_classes(text: str) -> frozenset[str]:
+    """The classes a correction's words guard (its trigger, or failing that its summary)."""
+    return _prose_classes(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _prose_classes(text: str) -> frozenset[str]:
+    return frozenset(name for name, rule in RULES.items() if _compiled(rule.prose).search(text))
+
+
+def glosses(classes: frozenset[str]) -> list[str]:
+    return [RULES[name].gloss for name in sorted(classes)]

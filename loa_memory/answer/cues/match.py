@@ -1,0 +1,152 @@
+"""Which corrections bear on an action an agent is about to take (a file edit or write, a shell command).
+
+Three signals, each a lift on one relevance per correction:
+
+- meaning: the cosine of a short rendering of the action (the classes found, in words; the agent's description;
+  the files; the start of the change or the command) to the correction's best trigger, or to its whole text;
+- action class (``classes.py``): the command or diff does the kind of thing the trigger guards, ``CLASS_LIFT``.
+  When both sides have classes and share none, the correction is out: a migration that adds a column is the
+  same area as "drop a column" but not the guarded action;
+- paths: a file of the action matches the correction's ``applies_to`` globs (``PATH_LIFT``) or lies under one of
+  its ``artifacts`` (``ARTIFACT_LIFT``).
+
+A cue fires, like recall's, when its relevance stands ``ACTION_STANDOUT`` deviations above the action's cosine to
+a typical memory of the grimoire and is within ``ACTION_MARGIN`` of the best correction: no fixed cosine, so the
+rule carries over between embedders and grimoires. Calibrated on benchmarks/data/action_cues.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from loa_memory.answer.cues.action import Action, relative_paths, render_action
+from loa_memory.answer.cues.classes import action_classes, glosses, prose_classes
+from loa_memory.answer.cues.paths import artifact_match, glob_match
+from loa_memory.answer.recall import typical
+from loa_memory.model import Entry
+from loa_memory.search.retriever import Retriever
+from loa_memory.store.config import Config
+from loa_memory.store.load import Grimoire, load_grimoire
+from loa_memory.store.times import now_utc
+
+CLASS_LIFT = 0.15
+PATH_LIFT = 0.15
+ARTIFACT_LIFT = 0.08
+ACTION_STANDOUT = 3.0
+ACTION_MARGIN = 0.05
+MAX_ACTION_CUES = 2
+
+
+@dataclass(frozen=True)
+class ActionCue:
+    """A correction that fires on an action: how relevant, by how much it stands out, and why."""
+
+    entry: Entry
+    relevance: float
+    standout: float
+    trigger: str
+    classes: frozenset[str]
+    by_path: bool
+
+    @property
+    def imperative(self) -> str:
+        """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best."""
+        trigger = self.trigger.rstrip(".")
+        if self.entry.graduated_to:
+            return f"BEFORE {trigger}: follow the convention in {self.entry.graduated_to} ({self.entry.id}, graduated)"
+        lesson = (self.entry.lesson or self.entry.content).rstrip(".")
+        return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
+
+    @property
+    def blocks(self) -> bool:
+        return self.entry.severity == "block"
+
+
+@dataclass
+class ActionCues:
+    """The cues for one action, with what the matcher saw of it."""
+
+    action: Action
+    paths: tuple[str, ...]
+    classes: frozenset[str]
+    rendering: str
+    cues: list[ActionCue] = field(default_factory=list)
+    cue_id: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None = None,
+                    now: datetime | None = None) -> ActionCues:
+    """The corrections to put in front of an agent before ``action`` runs, best first (at most
+    ``MAX_ACTION_CUES``)."""
+    moment = now or now_utc()
+    paths = relative_paths(action, config.root)
+    classes = action_classes(action, paths)
+    result = ActionCues(action, paths, classes, render_action(action, paths, glosses(classes)),
+                        cue_id=uuid.uuid4().hex[:16])
+    grimoire = grimoire or load_grimoire(config)
+    candidates = [e for e in grimoire.of_category("correction")
+                  if not e.archived and grimoire.status(e, moment) == "active"]
+    if not candidates or not (action.text.strip() or paths):
+        return result
+    retriever = Retriever(config, grimoire)
+    scored = _score(retriever, result, candidates)
+    result.warnings = list(dict.fromkeys(retriever.warnings))
+    if not scored:
+        return result
+    best = max(c.relevance for c in scored)
+    fired = [c for c in scored if c.standout >= ACTION_STANDOUT and c.relevance >= best - ACTION_MARGIN]
+    fired.sort(key=lambda c: -c.relevance)
+    result.cues = fired[:MAX_ACTION_CUES]
+    return result
+
+
+def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) -> list[ActionCue]:
+    import numpy as np
+
+    grimoire = retriever.grimoire
+    vector = retriever.vectors([result.rendering])[0]
+    cosine = dict(retriever.semantic(result.rendering))
+    mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
+    phrasings = [e.triggers or [e.summary] for e in candidates]
+    flat = [text for texts in phrasings for text in texts]
+    to_trigger = retriever.vectors(flat, cache=True) @ vector
+    scored = []
+    start = 0
+    for entry, texts in zip(candidates, phrasings, strict=True):
+        similarities = [float(s) for s in to_trigger[start:start + len(texts)]]
+        start += len(texts)
+        guarded = frozenset().union(*(prose_classes(t) for t in texts)) or prose_classes(entry.summary)
+        shared = result.classes & guarded
+        if result.classes and guarded and not shared:
+            continue  # the same area, another action: a near miss
+        by_path = glob_match(entry.applies_to, result.paths)
+        on_artifact = artifact_match(_artifacts(entry), result.paths)
+        best = max(range(len(texts)), key=lambda n: similarities[n])
+        relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
+                     + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
+                     + (ARTIFACT_LIFT if on_artifact else 0.0))
+        scored.append(ActionCue(entry, relevance, (relevance - mean) / deviation, texts[best], shared,
+                                by_path or on_artifact))
+    return scored
+
+
+def _artifacts(entry: Entry) -> list[str]:
+    artifacts = entry.data.get("artifacts")
+    return [str(a) for a in artifacts] if isinstance(artifacts, list) else []
+
+
+def action_record(result: ActionCues) -> dict[str, Any]:
+    """The stable JSON shape of the cues for an action."""
+    return {
+        "cue_id": result.cue_id, "kind": result.action.kind, "paths": list(result.paths),
+        "classes": sorted(result.classes),
+        "cues": [{"id": c.entry.id, "category": c.entry.category, "world": c.entry.world,
+                  "imperative": c.imperative, "severity": c.entry.severity, "relevance": round(c.relevance, 4),
+                  "standout": round(c.standout, 2), "classes": sorted(c.classes), "by_path": c.by_path}
+                 for c in result.cues],
+        "warnings": result.warnings,
+    }

@@ -1,0 +1,120 @@
+"""`recall --hook-input` on Claude Code's PreToolUse input: the corrections that bear on the tool call, as the hook
+JSON, and nothing when none does."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from loa_memory.search.embed import minilm
+from loa_memory.store.schema import load_schema, validate
+from tests.fixtures import Cli
+
+needs_model = pytest.mark.skipif(not minilm.is_available(), reason="MiniLM weights not installed")
+
+DROP = {"category": "correction", "summary": "Dropping a column broke the nightly reporting job",
+        "content": "orders.gift_note was dropped while the reporting views still read it.",
+        "trigger": "drop a column from a database table",
+        "lesson": "Check the reporting views and stop reading the column first", "confidence": 0.9}
+SQL = {"category": "correction", "summary": "String-built SQL in the admin search was injectable",
+       "content": "The admin search formatted the term into the query.", "confidence": 0.9,
+       "trigger": "build a SQL query from user input with string formatting",
+       "lesson": "Use bound parameters", "severity": "block"}
+PUSH = {"category": "correction", "summary": "A force push erased two hotfix commits",
+        "content": "release/2.3 was force-pushed after a local rebase.", "confidence": 0.9,
+        "triggers": ["rewrite the history of a branch others pulled", "force push to a shared branch"],
+        "lesson": "Push a new branch and open a pull request instead"}
+
+
+@pytest.fixture
+def guarded(loa: Cli) -> Cli:
+    for entry in (DROP, SQL, PUSH):
+        assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    assert loa("add", "decision", "Use PostgreSQL for the database layer because of JSONB support",
+               "--summary", "PostgreSQL selected over SQLite").exit_code == 0
+    return loa
+
+
+def _hook(loa: Cli, tool: str, tool_input: dict[str, Any]) -> tuple[int, str]:
+    payload = {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": str(loa.root),
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input}
+    outcome = loa("recall", "--hook-input", input=json.dumps(payload))
+    return outcome.exit_code, outcome.stdout
+
+
+
+@needs_model
+def test_fires_before_a_migration_that_drops_a_column(guarded: Cli) -> None:
+    code, out = _hook(guarded, "Write", {"file_path": str(guarded.root / "migrations/0042_cleanup.py"),
+                                          "content": 'def upgrade():\n    op.drop_column("invoices", "memo")\n'})
+    assert code == 0
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "PreToolUse"
+    assert "permissionDecision" not in answer
+    assert answer["additionalContext"].splitlines()[1].startswith(
+        "BEFORE drop a column from a database table: Check the reporting views and stop reading the column first (MEM-")
+    events = [json.loads(line) for line in (guarded.root / ".loa" / "usage.jsonl").read_text().splitlines()]
+    assert [e["source"] for e in events if e["type"] == "fired"][-1:] == ["action"]
+    assert events[-1]["session_id"] == "s1"
+
+
+@needs_model
+def test_silent_on_a_near_miss(guarded: Cli) -> None:
+    content = 'def upgrade():\n    op.add_column("invoices", sa.Column("memo"))\n'
+    assert _hook(guarded, "Write", {"file_path": str(guarded.root / "migrations/0043_memo.py"),
+                                    "content": content}) == (0, "")
+
+
+@needs_model
+def test_silent_on_a_harmless_command(guarded: Cli) -> None:
+    assert _hook(guarded, "Bash", {"command": "git status", "description": "Show status"}) == (0, "")
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), [
+    ("Read", {"file_path": "/repo/migrations/0042_cleanup.py"}),
+    ("Grep", {"pattern": "drop_column"}),
+    ("Glob", {"pattern": "**/*.sql"}),
+    ("WebFetch", {"url": "https://example.com", "prompt": "x"}),
+    ("Bash", {"command": "  "}),
+])
+def test_silent_on_tools_that_change_nothing(loa: Cli, tool: str, tool_input: dict[str, Any]) -> None:
+    assert loa("add", "--from-json", "-", input=json.dumps(DROP)).exit_code == 0
+    assert _hook(loa, tool, tool_input) == (0, "")
+    assert not (loa.root / ".loa" / "usage.jsonl").exists()  # nothing matched, nothing logged
+
+
+@needs_model
+def test_a_blocking_lesson_asks(guarded: Cli) -> None:
+    change = 'cur.execute(f"SELECT * FROM products WHERE name = \'{term}\'")'
+    code, out = _hook(guarded, "Edit", {"file_path": str(guarded.root / "api/search.py"), "old_string": "rows = []",
+                                         "new_string": change})
+    assert code == 0
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "ask"
+    assert answer["permissionDecisionReason"].startswith(
+        "BEFORE build a SQL query from user input with string formatting: Use bound parameters (MEM-")
+    assert "additionalContext" not in answer
+
+
+@needs_model
+def test_several_triggers_fire_with_the_one_that_matched(guarded: Cli) -> None:
+    code, out = _hook(guarded, "Bash", {"command": "git push -f origin release/3.1",
+                                         "description": "Push the rebased branch"})
+    assert code == 0
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "BEFORE force push to a shared branch: Push a new branch and open a pull request instead (MEM-" in context
+
+
+def test_schema_knows_the_new_fields() -> None:
+    schema = load_schema("memory")
+    base = {"id": "MEM-20260101-001", "source": {"session_id": "s1", "timestamp": "2026-01-01T00:00:00Z"}, **PUSH,
+            "applies_to": ["billing/ledger/**"], "severity": "block"}
+    assert validate(base, schema) == []
+    assert validate({**base, "trigger": "force push"}, schema) == []
+    assert validate({**base, "severity": "loud"}, schema)
+    assert validate({**base, "triggers": []}, schema)
+    assert validate({**base, "applies_to": "billing/**"}, schema)
+    no_trigger = {k: v for k, v in base.items() if k != "triggers"}
+    assert validate(no_trigger, schema)
