@@ -59,10 +59,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print each call's outcome")
     parser.add_argument("--keep", type=Path, help="seed the grimoire here once and reuse it on later runs")
+    parser.add_argument("--set", type=Path, default=SET, help="the calls and corrections (default: the tuning set)")
+    parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "action-cues.md")
     args = parser.parse_args()
     os.environ["LOA_MEMORY_SERVER"] = "off"
     memories = load_jsonl(DATA / "memories.jsonl")
-    rows = load_jsonl(SET)
+    rows = load_jsonl(args.set)
     base = args.keep or Path(tempfile.mkdtemp(prefix="loa-bench-action-"))
     root = base / "grimoire"
     try:
@@ -100,8 +102,9 @@ def main() -> None:
     report = "\n".join([
         "# Action-time cues (PreToolUse)", "",
         f"The PreToolUse hook path over {len(memories)} memories of benchmarks/data/retrieval plus the "
-        f"{len(ids)} corrections of benchmarks/data/action_cues/set.jsonl (a tuning set: the classifier and the "
-        "constants in `answer/cues/` were written while looking at it).", "",
+        f"{len(ids)} corrections of {_shown(args.set)}"
+        + (" (a tuning set: the classifier and the constants in `answer/cues/` were written while looking at it)."
+           if args.set == SET else "."), "",
         "| measure | value |", "|---|---|",
         f"| guarded calls whose correction fired | {calls[1]}/{calls[0]} = {calls[1] / max(calls[0], 1):.2f} |",
         f"| unrelated corrections per guarded call | {calls[2] / max(calls[0], 1):.2f} |",
@@ -112,7 +115,12 @@ def main() -> None:
     print(report)
     if args.show:
         print("\n".join(lines))
-    (Path(__file__).parent / "reports" / "action-cues.md").write_text(report)
+    args.report.write_text(report)
+
+
+def _shown(path: Path) -> str:
+    root = Path(__file__).resolve().parents[1]
+    return str(path.resolve().relative_to(root)) if path.resolve().is_relative_to(root) else path.name
 
 
 if __name__ == "__main__":
