@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,3 +116,12 @@ def write(root: Path, rel: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, "utf-8")
     return path
+
+
+@contextmanager
+def initialised_repo() -> Iterator[Path]:
+    """A throwaway git repository with ``loa-memory init`` run, for tests that need many (hypothesis examples)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = make_repo(Path(tmp) / "repo")
+        assert Cli(root)("init").exit_code == 0
+        yield root

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,7 @@ from loa_memory.store import yamlio
 from loa_memory.store.cache import chunks
 from loa_memory.store.config import load_config
 from loa_memory.store.load import load_grimoire
-from tests.fixtures import MEMDIR, Cli, make_repo
+from tests.fixtures import MEMDIR, Cli, initialised_repo
 
 FACTS = f"{MEMDIR}/facts.yaml"
 CORPUS = Path(__file__).resolve().parents[2]  # tests/
@@ -62,14 +60,6 @@ def _apply(blocks: list[str], edit: tuple[str, int, str]) -> None:
         blocks[where % len(blocks)] += block
     elif kind == "strip-newline":
         blocks[-1] = blocks[-1].rstrip("\n")
-
-
-@contextmanager
-def _repo() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = make_repo(Path(tmp) / "repo")
-        assert Cli(root)("init").exit_code == 0
-        yield root
 
 
 class _Writer:
@@ -119,7 +109,7 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def shared_root() -> Iterator[Path]:
-    with _repo() as root:
+    with initialised_repo() as root:
         yield root
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +14,7 @@ from hypothesis import strategies as st
 from loa_memory.store.cache import chunks
 from loa_memory.store.config import load_config
 from loa_memory.store.load import load_grimoire
-from tests.fixtures import MEMDIR, Cli, make_repo
+from tests.fixtures import MEMDIR, Cli, initialised_repo
 
 FACTS = f"{MEMDIR}/facts.yaml"
 
@@ -60,14 +57,6 @@ def _apply(blocks: list[str], edit: tuple[str, int, str]) -> None:
         blocks[-1] = blocks[-1].rstrip("\n")
 
 
-@contextmanager
-def _repo() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = make_repo(Path(tmp) / "repo")
-        assert Cli(root)("init").exit_code == 0
-        yield root
-
-
 def _write(path: Path, text: str, tick: list[int]) -> None:
     """Write with a modification time of its own: two writes in one clock tick must not look alike."""
     path.write_bytes(text.encode("utf-8"))
@@ -85,10 +74,11 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chunks, "CHUNK_ITEMS", 3)  # so that a file of a dozen items has several chunks
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(derandomize=True, max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(EDITS)
 def test_cached_load_equals_uncached_load_after_any_edits(edits: list[tuple[str, int, str]]) -> None:
-    with _repo() as root:
+    with initialised_repo() as root:
         path = root / FACTS
         blocks = ["# facts\n", *(_item(n) for n in range(1, 13))]
         tick = [1_700_000_000_000_000_000]
