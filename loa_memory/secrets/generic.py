@@ -82,9 +82,17 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
            and word != "pass") for seg in segs):
         return None
     for value, vs, ve, quoted, prose in assigned_values(texts, ks, ke):
+        if word == "pass" and not quoted and _re_keyword_argument().match(value):
+            continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
         if is_password_value(value, quoted, prose):
             return Found("password", vs, ve)
     return None
+
+
+@cache
+def _re_keyword_argument() -> re.Pattern[str]:
+    """``name=literal`` where the literal is a number, a duration, a boolean or none: an argument, not a secret."""
+    return re.compile(r"[A-Za-z_]\w*=(?:\d+(?:\.\d+)?(?:ms|s|m|h|d)?|true|false|none|null)$", re.IGNORECASE)
 
 
 
