@@ -55,10 +55,9 @@ def run_here(argv: list[str], stdin: str | None = None) -> int:
         import io
 
         sys.stdin = io.StringIO(stdin)
-    from loa_memory.cli.app import cli
-    from loa_memory.cli.boundary import run
+    from loa_memory.cli import run_command
 
-    return run(cli, argv)
+    return run_command(argv)
 
 
 def parse(argv: list[str]) -> tuple[str | None, Path | None]:

@@ -118,8 +118,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     import numpy as np
 
     grimoire = retriever.grimoire
-    candidates = [e for e in grimoire.of_category("correction")
-                  if not e.archived and grimoire.status(e, now) == "active"]
+    candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
     cosine = dict(retriever.semantic(task))
@@ -157,8 +156,7 @@ def typical(relevance: Any) -> tuple[float, float]:
 def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
     """The preferences whose context the task falls in, best first."""
     grimoire = retriever.grimoire
-    candidates = [e for e in grimoire.of_category("preference")
-                  if not e.archived and grimoire.status(e, now) == "active"]
+    candidates = grimoire.active_of("preference", now)
     if not candidates:
         return []
     task_actions = actions(task)

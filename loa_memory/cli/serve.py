@@ -60,12 +60,13 @@ def _root(state: State) -> Path:
 @pass_state
 def server_start(state: State, /, idle: float, foreground: bool, fmt: str | None) -> None:
     """Start this repository's server (nothing happens if one is running)."""
+    from loa_memory.cli import run_command
     from loa_memory.server import warm
 
     root = _root(state)
     status = warm.running(root)
     if status is None and foreground:
-        warm.serve(root, idle, _run_command)
+        warm.serve(root, idle, run_command)
         return
     if status is None:
         status = warm.start(root, idle)
@@ -119,11 +120,3 @@ def _text(record: dict[str, Any]) -> str:
         return f"no server running for {record['root']}"
     return (f"server running for {record['root']}: pid {record['pid']}, since {record['started_at']}, "
             f"{record['requests']} commands answered, exits after {record['idle_seconds']:g} s idle")
-
-
-def _run_command(argv: list[str]) -> int:
-    """One command line, run in this process behind the error boundary (the warm server's commands)."""
-    from loa_memory.cli.app import cli
-    from loa_memory.cli.boundary import run
-
-    return run(cli, argv)

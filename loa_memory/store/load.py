@@ -145,6 +145,10 @@ class Grimoire:
             self._replaced = {e.supersedes: e for e in self.entries if e.supersedes}
         return self._replaced
 
+    def active_of(self, category: str, now: datetime) -> list[Entry]:
+        """The entries of one category that are in force at ``now`` (not archived, superseded or expired)."""
+        return [e for e in self.of_category(category) if not e.archived and self.status(e, now) == "active"]
+
     def statuses(self, entries: list[Entry], now: datetime) -> list[Status]:
         """``status`` of each entry, in bulk: most entries carry none of the fields that can make one inactive."""
         replaced = self._replaced_by

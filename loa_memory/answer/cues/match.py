@@ -88,8 +88,7 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     result = ActionCues(action, paths, classes, render_action(action, paths, glosses(classes)),
                         cue_id=uuid.uuid4().hex[:16])
     grimoire = grimoire or load_grimoire(config)
-    candidates = [e for e in grimoire.of_category("correction")
-                  if not e.archived and grimoire.status(e, moment) == "active"]
+    candidates = grimoire.active_of("correction", moment)
     if not candidates or not (action.text.strip() or paths):
         return result
     retriever = Retriever(config, grimoire)
