@@ -70,9 +70,12 @@ def main() -> None:
     try:
         if not (root / ".ids.json").exists():
             seed(root, memories)
-            ids = _add_corrections(root, rows)
+            refused: list[str] = []
+            ids = _add_corrections(root, rows, refused)
             (root / ".ids.json").write_text(json.dumps(ids))
+            (root / ".refused.json").write_text(json.dumps(refused))
         ids = json.loads((root / ".ids.json").read_text())
+        refused = json.loads((root / ".refused.json").read_text()) if (root / ".refused.json").exists() else []
         build_index(load_config(root))
         _fired(root, {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "true"}})
         tally = {"call": [0, 0, 0], "near_miss": [0, 0, 0], "harmless": [0, 0, 0]}  # calls, right, others
@@ -83,7 +86,8 @@ def main() -> None:
                 continue
             fired, output, took = _fired(root, row["hook"])
             seconds.append(took)
-            target = ids.get(str(row.get("correction"))) if row["type"] == "call" else None
+            key = str(row.get("correction"))
+            target = (ids.get(key) or f"refused:{key}") if row["type"] == "call" else None
             counts = tally[str(row["type"])]
             counts[0] += 1
             counts[1] += target in fired
@@ -111,6 +115,7 @@ def main() -> None:
         f"| corrections per harmless call ({harmless[0]}) | {harmless[2] / max(harmless[0], 1):.2f} |",
         f"| corrections per near miss ({near[0]}) | {near[2] / max(near[0], 1):.2f} |",
         f"| latency per call, in-process, p50 / p95 | {p50:.0f} ms / {p95:.0f} ms |", "",
+        *([f"Refused by `add` (their guarded calls count as misses): {', '.join(refused)}.", ""] if refused else []),
         f"Load average while it ran: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores).", ""])
     print(report)
     if args.show:

@@ -78,8 +78,9 @@ def _retrieval_tasks(memories: list[dict[str, object]]) -> list[tuple[str, str |
     return tasks
 
 
-def _add_corrections(root: Path, rows: list[dict[str, object]]) -> dict[str, str]:
-    """Add each correction with `loa-memory add --from-json -`; its set key -> the id it got."""
+def _add_corrections(root: Path, rows: list[dict[str, object]], refused: list[str] | None = None) -> dict[str, str]:
+    """Add each correction with `loa-memory add --from-json -`; its set key -> the id it got. A correction the CLI
+    refuses stops the run, or, with ``refused``, is noted there and left out."""
     ids = {}
     env = {**os.environ, "LOA_MEMORY_SERVER": "off"}
     for row in rows:
@@ -88,6 +89,9 @@ def _add_corrections(root: Path, rows: list[dict[str, object]]) -> dict[str, str
         done = subprocess.run([sys.executable, "-m", "loa_memory", "--root", str(root), "--format", "json", "add",
                                "--from-json", "-"], input=json.dumps(row["entry"]), capture_output=True, text=True,
                               env=env, check=False)
+        if done.returncode != 0 and refused is not None:
+            refused.append(str(row["key"]))
+            continue
         if done.returncode != 0:
             raise SystemExit(f"add failed for {row['key']}: {done.stdout}{done.stderr}")
         ids[str(row["key"])] = json.loads(done.stdout)["id"]
