@@ -17,7 +17,7 @@ from loa_memory.errors import GrimoireError, UsageError, ValidationError
 from loa_memory.model import Category, Entry, Finding
 from loa_memory.render.problems import problem_records
 from loa_memory.secrets.gate import check_secrets
-from loa_memory.store import atomic, schema, yamlio
+from loa_memory.store import atomic, git, schema, yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
 from loa_memory.store.ids import is_valid_id, next_id
@@ -285,10 +285,12 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
 @contextlib.contextmanager
 def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoire]:
     """The grimoire, loaded under the lock after finishing any interrupted transaction when ``write``,
-    or without the lock for a dry run; a grimoire with problems is refused either way."""
+    or without the lock for a dry run; a grimoire with problems is refused either way. A write also configures
+    the merge driver in a clone that lacks it (quietly; ``hooks install`` and ``lint`` report a failure)."""
     with locked(config.local_dir) if write else contextlib.nullcontext():
         if write:
             recover(config)
+            git.ensure_merge_driver(config.root)  # every clone that writes memories can merge them
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
         yield grimoire
