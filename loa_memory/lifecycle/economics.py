@@ -47,12 +47,20 @@ def economics_report(config: Config, *, last: int | None = None, now: datetime |
                               "logged), then `loa-memory stats --economics`", sessions=0, period=None, totals={},
                       checks=[], breaches=[])
         return {"economics": result}
-    checks = evaluate(records, thresholds(config), gather_facts(config, now))
+    facts = gather_facts(config, now)
+    checks = evaluate(records, thresholds(config), facts)
+    message = ""
+    if facts.full_load_tokens <= facts.budget:  # recall can only save tokens on a grimoire larger than its budget
+        for check in checks:
+            check.update(breached=False, action=None)
+        message = (f"not judged yet: the whole grimoire ({facts.full_load_tokens} tokens) fits in recall's budget "
+                   f"({facts.budget}), so recall cannot save tokens over loading everything; the thresholds apply "
+                   "once it outgrows the budget")
     sessions = {str(r.get("session_id") or "") or f"recall-{n}" for n, r in enumerate(records)}
     keys = ("discovery_tokens", "read_tokens", "cue_tokens", "total_tokens", "full_load_tokens")
     totals = {key: sum(int(r.get(key) or 0) for r in records) for key in keys}
     totals["tokens_saved"] = sum(max(0, int(r["full_load_tokens"]) - int(r["total_tokens"])) for r in records)
-    result.update(message="", sessions=len(sessions), totals=totals, checks=checks,
+    result.update(message=message, sessions=len(sessions), totals=totals, checks=checks,
                   period={"from": min(str(r["at"]) for r in records), "to": max(str(r["at"]) for r in records)},
                   breaches=[c["metric"] for c in checks if c["breached"]])
     return {"economics": result}
