@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 RULE = "secret"
 SCISSORS = " ------------------------ >8 ------------------------"
-_MEMORY_TRAILER = re.compile(r"^(decision|learning|error|fact|preference|correction|resolution|trigger|lesson|"
-                             r"rationale|context)[ \t]*:", re.IGNORECASE)
+_MEMORY_TRAILER = re.compile(
+    r"^(decision|learning|error|fact|preference|correction|resolution|trigger|lesson|"
+    r"rationale|context)[ \t]*:",
+    re.IGNORECASE,
+)
 
 
 def message_text(raw: str) -> str:
@@ -63,9 +66,18 @@ def message_hits(text: str, config: Config | None = None) -> list[SecretHit]:
 
 def message_findings(hits: Sequence[SecretHit], shown: str) -> list[Finding]:
     """The hits as ``scan-secrets`` findings at ``shown:line:col`` (values redacted as the gate does)."""
-    return [Finding(shown, hit.line, hit.col, "error", RULE,
-                    f"{hit.description} {hit.redacted} in the commit message (allowlist hash {hit.digest[:16]}…)",
-                    extra={"hash": hit.digest, "kind": hit.kind}) for hit in hits]
+    return [
+        Finding(
+            shown,
+            hit.line,
+            hit.col,
+            "error",
+            RULE,
+            f"{hit.description} {hit.redacted} in the commit message (allowlist hash {hit.digest[:16]}…)",
+            extra={"hash": hit.digest, "kind": hit.kind},
+        )
+        for hit in hits
+    ]
 
 
 def scan_messages(paths: Sequence[Path], config: Config | None) -> tuple[list[Finding], list[str]]:
@@ -82,7 +94,9 @@ def scan_messages(paths: Sequence[Path], config: Config | None) -> tuple[list[Fi
     return findings, skipped
 
 
-REFUSED_HINT = ("commit refused: git would keep this value in the repository's history for good. Remove it from "
-                "the message (refer to where the value is kept instead) and commit again; git kept your message "
-                "in .git/COMMIT_EDITMSG (`git commit -e -F .git/COMMIT_EDITMSG`). If it is not a secret, add its "
-                "allowlist hash to memory_schema.secrets.allowlist.")
+REFUSED_HINT = (
+    "commit refused: git would keep this value in the repository's history for good. Remove it from "
+    "the message (refer to where the value is kept instead) and commit again; git kept your message "
+    "in .git/COMMIT_EDITMSG (`git commit -e -F .git/COMMIT_EDITMSG`). If it is not a secret, add its "
+    "allowlist hash to memory_schema.secrets.allowlist."
+)

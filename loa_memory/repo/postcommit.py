@@ -46,19 +46,25 @@ class PostCommit:
         lines = []
         for skip in self.report.skipped:
             if skip.reason == "secret":
-                lines.append(f"loa-memory: NOT captured from commit {short}: a memory trailer holds {skip.detail}. "
-                             "The value is now in this commit's message: rotate it, and rewrite the message "
-                             "(`git commit --amend` if it is not pushed yet); the `commit-msg` hook "
-                             "(`loa-memory hooks install`) refuses such a message before it lands.")
+                lines.append(
+                    f"loa-memory: NOT captured from commit {short}: a memory trailer holds {skip.detail}. "
+                    "The value is now in this commit's message: rotate it, and rewrite the message "
+                    "(`git commit --amend` if it is not pushed yet); the `commit-msg` hook "
+                    "(`loa-memory hooks install`) refuses such a message before it lands."
+                )
             elif skip.reason == "invalid":
                 lines.append(f"loa-memory: NOT captured from commit {short}: {skip.detail}")
         if self.waiting:
-            lines.append(f"loa-memory: commit {short} not captured yet: {', '.join(self.waiting)} had unstaged "
-                         "changes that pre-commit set aside while its hooks ran. Stage or commit them, then run "
-                         f"`loa-memory capture --commit {short}`.")
+            lines.append(
+                f"loa-memory: commit {short} not captured yet: {', '.join(self.waiting)} had unstaged "
+                "changes that pre-commit set aside while its hooks ran. Stage or commit them, then run "
+                f"`loa-memory capture --commit {short}`."
+            )
         if self.unstaged:
-            lines.append(f"loa-memory: new memories written to {', '.join(self.unstaged)}, left unstaged because "
-                         "the file(s) already had unstaged changes; review and stage them with your next commit.")
+            lines.append(
+                f"loa-memory: new memories written to {', '.join(self.unstaged)}, left unstaged because "
+                "the file(s) already had unstaged changes; review and stage them with your next commit."
+            )
         return lines
 
 

@@ -60,7 +60,8 @@ def pre_commit_stashed_paths() -> set[str] | None:
     if os.environ.get("PRE_COMMIT") != "1":
         return None
     home = os.environ.get("PRE_COMMIT_HOME") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pre-commit")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pre-commit"
+    )
     try:
         patches = sorted(Path(home).glob(f"patch*-{os.getppid()}"), key=lambda p: p.stat().st_mtime)
         if not patches or patches[-1].stat().st_mtime < time.time() - _FRESH_SECONDS:

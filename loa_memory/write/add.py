@@ -292,20 +292,21 @@ def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
 @contextlib.contextmanager
 def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoire]:
     """The grimoire, loaded under the lock after finishing any interrupted transaction when ``write``,
-    or without the lock for a dry run; a grimoire with problems is refused either way. A write also configures
-    the merge driver in a clone that lacks it (quietly; ``hooks install`` and ``lint`` report a failure)."""
+    or without the lock for a dry run; a grimoire with problems is refused either way."""
     with locked(config.local_dir) if write else contextlib.nullcontext():
         if write:
             recover(config)
-            git.ensure_merge_driver(config.root)  # every clone that writes memories can merge them
         grimoire = load_grimoire(config)
         refuse_if_broken(grimoire)
         yield grimoire
 
 
 def recover(config: Config) -> None:
-    """Finish a transaction that a crash interrupted (call under the lock)."""
+    """Finish a transaction that a crash interrupted (call under the lock, before every write). Every write also
+    configures the merge driver in a clone that lacks it (quietly; ``hooks install`` and ``lint`` say so when
+    it cannot be written), so that any clone that writes memories merges them entry by entry."""
     atomic.recover(config.local_dir, [config.root / w.storage_dir for w in config.worlds])
+    git.ensure_merge_driver(config.root)
 
 
 def expired_note(written: Written, moment: datetime | None = None) -> str | None:
