@@ -19,8 +19,11 @@ def test_conflict_markers_are_reported_as_a_merge_conflict(loa: Cli) -> None:
     facts = loa.root / MEMDIR / "facts.yaml"
     lines = facts.read_text().splitlines()
     marker_line = len(lines) + 1
-    facts.write_text("\n".join([*lines, "<<<<<<< HEAD", "- id: MEM-20260101-001", "=======",
-                                "- id: MEM-20260101-002", ">>>>>>> other", ""]))
+    facts.write_text(
+        "\n".join(
+            [*lines, "<<<<<<< HEAD", "- id: MEM-20260101-001", "=======", "- id: MEM-20260101-002", ">>>>>>> other", ""]
+        )
+    )
     result = loa("lint")
     assert result.exit_code == 1
     assert f"{MEMDIR}/facts.yaml:{marker_line}:1: [error] unresolved merge conflict" in result.stdout
@@ -57,8 +60,12 @@ def test_a_clean_lint_says_so_in_one_line(loa: Cli) -> None:
 
 
 def test_add_warns_about_an_entry_that_has_already_expired(loa: Cli) -> None:
-    entry = {"category": "fact", "content": "The build server lives at build-01", "ttl": "30d",
-             "source": {"timestamp": "2025-01-01T00:00:00Z"}}
+    entry = {
+        "category": "fact",
+        "content": "The build server lives at build-01",
+        "ttl": "30d",
+        "source": {"timestamp": "2025-01-01T00:00:00Z"},
+    }
     result = loa("add", "--from-json", "-", input=json.dumps(entry))
     assert result.exit_code == 0
     assert "has already expired (2025-01-31T00:00:00Z" in result.stderr
