@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,19 +43,27 @@ def _repo(base: Path, name: str) -> Path:
     return repo
 
 
-def _commits(repo: Path, runs: int, env: dict[str, str]) -> float:
-    times = []
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _commits(repo: Path, runs: int, env: dict[str, str]) -> tuple[float, float]:
+    """Median wall time and median CPU time (user + system, every process the commit ran) of a commit: on a
+    busy machine the wall time grows with the load while the CPU time does not."""
+    times, cpus = [], []
     for n in range(runs):
         (repo / "code.txt").write_text(f"{n}\n")
         _git(repo, "add", "code.txt")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         done = subprocess.run(
             ["git", "-C", str(repo), "commit", "-qm", f"change {n}"], capture_output=True, text=True, env=env
         )
         times.append(time.perf_counter() - start)
+        cpus.append(_cpu() - cpu)
         if done.returncode:
             raise SystemExit(done.stdout + done.stderr)
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpus)
 
 
 def _framework(repo: Path, hooks: list[dict[str, object]], env: dict[str, str]) -> None:
@@ -65,13 +74,14 @@ def _framework(repo: Path, hooks: list[dict[str, object]], env: dict[str, str]) 
     subprocess.run([PY, "-m", "pre_commit", "install"], cwd=repo, check=True, capture_output=True, env=env)
 
 
-def _alone(args: list[str], cwd: Path, runs: int) -> float:
-    times = []
+def _alone(args: list[str], cwd: Path, runs: int) -> tuple[float, float]:
+    times, cpus = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         subprocess.run(args, cwd=cwd, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        cpus.append(_cpu() - cpu)
+    return statistics.median(times), statistics.median(cpus)
 
 
 def main() -> None:
@@ -90,7 +100,7 @@ def main() -> None:
     os.environ.update(env)
     rows = []
     bare = _commits(_repo(base, "bare"), runs, env)
-    rows.append(("git commit, no hooks", bare, 0.0))
+    rows.append(("git commit, no hooks", bare, (0.0, 0.0)))
     plain = _repo(base, "plain")
     subprocess.run([PY, "-m", "loa_memory", "hooks", "install"], cwd=plain, check=True, capture_output=True)
     rows.append(("git commit, loa-memory plain hooks", _commits(plain, runs, env), bare))
@@ -108,7 +118,7 @@ def main() -> None:
     message = base / "MSG"
     message.write_text("Change the retry policy\n\nThe gateway retries three times with jitter.\n")
     start_only = _alone([PY, "-c", "pass"], ours, runs)
-    rows.append(("python -c pass", start_only, 0.0))
+    rows.append(("python -c pass", start_only, (0.0, 0.0)))
     rows.append(
         (
             "capture --post-commit, HEAD without trailers",
@@ -127,16 +137,16 @@ def main() -> None:
     lines = [
         "# Hooks: what a commit without memory trailers pays",
         "",
-        f"`python benchmarks/bench_hooks.py`, {runs} runs each, median wall time; load average "
+        f"`python benchmarks/bench_hooks.py`, {runs} runs each, median wall time and CPU time (user + system "
+        f"of every process it ran); load average "
         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs (`uptime`).",
         "",
-        "| what | median | added over |",
-        "|---|---|---|",
+        "| what | wall | added (wall) | CPU | added (CPU) |",
+        "|---|---|---|---|---|",
     ]
-    lines += [
-        f"| {name} | {value * 1000:.0f} ms | {f'+{(value - ref) * 1000:.0f} ms' if ref else '-'} |"
-        for name, value, ref in rows
-    ]
+    for name, (wall, cpu), (ref_wall, ref_cpu) in rows:
+        added = (f"+{(wall - ref_wall) * 1000:.0f} ms", f"+{(cpu - ref_cpu) * 1000:.0f} ms") if ref_wall else ("-", "-")
+        lines.append(f"| {name} | {wall * 1000:.0f} ms | {added[0]} | {cpu * 1000:.0f} ms | {added[1]} |")
     report = "\n".join(lines) + "\n"
     print(report)
     (ROOT / "benchmarks" / "reports" / "hooks.md").write_text(report)
