@@ -42,7 +42,7 @@ def capture(state: State, /, revs: tuple[str, ...], since: str | None, transcrip
     """
     from loa_memory.capture.pipeline import CaptureOptions
     from loa_memory.capture.pipeline import capture as run_capture
-    from loa_memory.render.capture import capture_text
+    from loa_memory.render.capture import capture_text, secret_skip_line
 
     if post_commit:
         _post_commit(state, fmt)
@@ -59,6 +59,10 @@ def capture(state: State, /, revs: tuple[str, ...], since: str | None, transcrip
     options = CaptureOptions(revs, since, transcripts, session, dry_run, world)
     report = run_capture(state.config(), options)
     emit(state, fmt, report.as_dict(), partial(capture_text, quiet=quiet))
+    if quiet or (fmt or state.fmt) != "text":  # a skipped secret is said on stderr whatever stdout shows
+        for skip in report.skipped:
+            if skip.reason == "secret":
+                click.echo(secret_skip_line(skip.origin, skip.detail), err=True)
 
 
 def _post_commit(state: State, fmt: str | None) -> None:

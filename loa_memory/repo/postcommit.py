@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from loa_memory.capture.pipeline import CaptureOptions, CaptureReport, capture
+from loa_memory.render.capture import secret_skip_line
 from loa_memory.repo.quick import pre_commit_stashed_paths
 from loa_memory.store import git
 from loa_memory.store.config import Config
@@ -47,10 +48,9 @@ class PostCommit:
         for skip in self.report.skipped:
             if skip.reason == "secret":
                 lines.append(
-                    f"loa-memory: NOT captured from commit {short}: a memory trailer holds {skip.detail}. "
-                    "The value is now in this commit's message: rotate it, and rewrite the message "
-                    "(`git commit --amend` if it is not pushed yet); the `commit-msg` hook "
-                    "(`loa-memory hooks install`) refuses such a message before it lands."
+                    secret_skip_line(skip.origin, skip.detail) + ". It is now in the commit's message: rotate it, "
+                    "and rewrite the message (`git commit --amend` if it is not pushed yet); the `commit-msg` "
+                    "hook (`loa-memory hooks install`) refuses such a message before it lands."
                 )
             elif skip.reason == "invalid":
                 lines.append(f"loa-memory: NOT captured from commit {short}: {skip.detail}")

@@ -283,3 +283,12 @@ def test_real_commits_through_the_published_python_hooks(loa: Cli, tmp_path: Pat
     env = _framework_repo(loa, tmp_path, install=True)
     env.pop("PYTHONPATH")
     _framework_commits(loa, env)
+
+
+def test_quiet_capture_still_says_it_skipped_a_secret(loa: Cli, tmp_path: Path) -> None:
+    git(loa.root, "add", "-A")
+    git(loa.root, "commit", "-qm", "init")
+    _commit_file(loa.root, "c.txt", TOKEN_MESSAGE, _git_env(loa.root, tmp_path))
+    result = loa("capture", "--commit", "HEAD", "--quiet")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "NOT captured" in result.stderr and "GitHub token" in result.stderr and SECRET not in result.output
