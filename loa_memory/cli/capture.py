@@ -59,9 +59,9 @@ def capture(state: State, /, revs: tuple[str, ...], since: str | None, transcrip
     options = CaptureOptions(revs, since, transcripts, session, dry_run, world)
     report = run_capture(state.config(), options)
     emit(state, fmt, report.as_dict(), partial(capture_text, quiet=quiet))
-    if quiet or (fmt or state.fmt) != "text":  # a skipped secret is said on stderr whatever stdout shows
+    if quiet or (fmt or state.fmt) != "text":  # a commit's secret is said on stderr whatever stdout shows
         for skip in report.skipped:
-            if skip.reason == "secret":
+            if skip.reason == "secret" and skip.origin.startswith("commit "):
                 click.echo(secret_skip_line(skip.origin, skip.detail), err=True)
 
 
