@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recall_cues import _add_corrections
-from benchmarks.retrieval_quality import DATA, load_jsonl, seed
+from benchmarks.recall_cues import seeded
+from benchmarks.retrieval_quality import DATA, load_jsonl
 from loa_memory.agents.hook_input import parse_hook_input
 from loa_memory.agents.tool_call import action_from_hook
 from loa_memory.answer.cues import action_record
@@ -68,14 +68,7 @@ def main() -> None:
     base = args.keep or Path(tempfile.mkdtemp(prefix="loa-bench-action-"))
     root = base / "grimoire"
     try:
-        if not (root / ".ids.json").exists():
-            seed(root, memories)
-            refused: list[str] = []
-            ids = _add_corrections(root, rows, refused)
-            (root / ".ids.json").write_text(json.dumps(ids))
-            (root / ".refused.json").write_text(json.dumps(refused))
-        ids = json.loads((root / ".ids.json").read_text())
-        refused = json.loads((root / ".refused.json").read_text()) if (root / ".refused.json").exists() else []
+        ids, refused = seeded(root, memories, rows)
         build_index(load_config(root))
         _fired(root, {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "true"}})
         tally = {"call": [0, 0, 0], "near_miss": [0, 0, 0], "harmless": [0, 0, 0]}  # calls, right, others
