@@ -242,7 +242,7 @@ def test_other_transcript_shapes(loa: Cli, tmp_path: Path, shape: str) -> None:
 def test_an_unresolved_error_and_low_confidence_are_reported_not_written(loa: Cli, tmp_path: Path) -> None:
     write(loa.root, ".loa.config.yaml", "memory_schema:\n  auto_capture:\n    min_confidence: 0.7\n")
     path = tmp_path / "t.txt"
-    path.write_text("Tool: ValueError: bad port\nUser: Use uv, not pip.\nUser: Always pin versions.\n")
+    path.write_text("Tool: ValueError: bad port\nUser: Wait, use uv.\nUser: Always pin versions.\n")
     report = loa.json("capture", "--transcript", str(path))
     assert [a["entry"]["action_types"] for a in report["added"]] == [["preference"]]
     assert sorted(s["reason"] for s in report["skipped"]) == ["low-confidence", "unresolved"]
