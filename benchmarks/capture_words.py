@@ -55,8 +55,7 @@ def _session_files(folder: Path, labels: dict[str, Any]) -> tuple[dict[str, list
         ids = {read_transcript(folder / f"{s}.jsonl").session_id: s for s in stems}
         return ids.get(text, text)
 
-    raw = labels.get("groups", {})
-    items = raw.items() if isinstance(raw, dict) else [(str(g.get("group") or g.get("id")), g) for g in raw]
+    items = _group_items(labels)
     groups = {str(key): [stem(s) for s in value["sessions"]] for key, value in items}
     negatives = labels.get("negatives", [])
     if isinstance(negatives, dict):
@@ -64,9 +63,18 @@ def _session_files(folder: Path, labels: dict[str, Any]) -> tuple[dict[str, list
     return groups, [stem(n) for n in negatives]
 
 
+def _group_items(labels: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The groups of labels.json: under ``groups`` (a mapping or a list), or as top-level keys."""
+    raw = labels.get("groups")
+    if raw is None:
+        return [(key, value) for key, value in labels.items() if isinstance(value, dict) and "sessions" in value]
+    if isinstance(raw, dict):
+        return list(raw.items())
+    return [(str(g.get("group") or g.get("id")), g) for g in raw]
+
+
 def _user_lines(labels: dict[str, Any]) -> dict[str, list[str]]:
-    raw = labels.get("groups", {})
-    items = raw.items() if isinstance(raw, dict) else [(str(g.get("group") or g.get("id")), g) for g in raw]
+    items = _group_items(labels)
     return {str(key): [str(line) for line in value.get("user_lines", [])] for key, value in items}
 
 
@@ -166,6 +174,7 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
         "false_per_negative": len(in_negatives) / len(negatives) if negatives else 0.0,
         "other_cues_in_negatives": len(other_in_negatives),
         "groups": len(groups), "recurring": sorted(set(recurring)), "impure": sorted(set(impure)),
+        "not_recurring": sorted(set(groups) - set(recurring)),
         "missed": sorted(s for stems in groups.values() for s in stems if s not in hits),
         "false": [f"{stem_of.get(str(e['session_id']), '?')}: {e['evidence'][0]}" for e in false_episodes],
         "promoted_clusters": len(promoted["promoted"]),
@@ -194,9 +203,8 @@ def render(title: str, folder: Path, result: dict[str, Any]) -> str:
     if result["false"]:
         lines += ["", "Correction episodes that are not a labelled correction:", ""]
         lines += [f"- {f}" for f in result["false"]]
-    groups_missing = result["groups"] - len(result["recurring"])
-    if groups_missing:
-        lines += ["", f"Groups not promoted as one cue: {groups_missing}."]
+    if result["not_recurring"]:
+        lines += ["", "Groups not promoted as one recurring correction: " + ", ".join(result["not_recurring"]) + "."]
     return "\n".join(lines) + "\n"
 
 
