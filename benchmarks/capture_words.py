@@ -129,7 +129,9 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
         labelled: dict[str, set[int]] = {}
         for group, stems in groups.items():
             for index, stem in enumerate(stems):
-                lines = user_lines[group][index:index + 1] if len(user_lines[group]) == len(stems) else user_lines[group]
+                lines = (
+                    user_lines[group][index : index + 1] if len(user_lines[group]) == len(stems) else user_lines[group]
+                )
                 labelled[stem] = _labelled_line_numbers(copies[stem], lines)
 
     stem_of = {sid: stem for stem, sid in session_of.items()}
@@ -152,8 +154,11 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
     positives = sum(len(s) for s in groups.values())
     negative_ids = {session_of[n] for n in negatives if n in session_of}
     in_negatives = [e for e in corrections if e["session_id"] in negative_ids]
-    other_in_negatives = [e for e in episodes if e["session_id"] in negative_ids and "task" not in e["action_types"]
-                          and "correction" not in e["action_types"]]
+    other_in_negatives = [
+        e
+        for e in episodes
+        if e["session_id"] in negative_ids and "task" not in e["action_types"] and "correction" not in e["action_types"]
+    ]
 
     recurring: list[str] = []
     impure: list[str] = []
@@ -166,14 +171,19 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
             (impure if others else recurring).append(group)
     result = {
         "embedder": used,
-        "sessions": len(copies), "labelled": positives, "captured": len(hits),
+        "sessions": len(copies),
+        "labelled": positives,
+        "captured": len(hits),
         "recall": len(hits) / positives if positives else 0.0,
         "correction_episodes": len(corrections),
         "precision": len(true_episodes) / len(corrections) if corrections else 0.0,
-        "negatives": len(negatives), "false_in_negatives": len(in_negatives),
+        "negatives": len(negatives),
+        "false_in_negatives": len(in_negatives),
         "false_per_negative": len(in_negatives) / len(negatives) if negatives else 0.0,
         "other_cues_in_negatives": len(other_in_negatives),
-        "groups": len(groups), "recurring": sorted(set(recurring)), "impure": sorted(set(impure)),
+        "groups": len(groups),
+        "recurring": sorted(set(recurring)),
+        "impure": sorted(set(impure)),
         "not_recurring": sorted(set(groups) - set(recurring)),
         "missed": sorted(s for stems in groups.values() for s in stems if s not in hits),
         "false": [f"{stem_of.get(str(e['session_id']), '?')}: {e['evidence'][0]}" for e in false_episodes],
@@ -185,19 +195,26 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
 
 
 def render(title: str, folder: Path, result: dict[str, Any]) -> str:
-    lines = [f"### {title}", "", f"Set: `{folder}`, embedder `{result['embedder']}`.", "",
-             "| measure | value |", "|---|---|",
-             f"| recall (labelled corrections captured) | {result['captured']}/{result['labelled']} = "
-             f"{result['recall']:.2f} |",
-             f"| precision (correction episodes that are labelled corrections) | "
-             f"{result['correction_episodes'] - len(result['false'])}/{result['correction_episodes']} = "
-             f"{result['precision']:.2f} |",
-             f"| false corrections per negative session | {result['false_in_negatives']}/{result['negatives']} = "
-             f"{result['false_per_negative']:.2f} |",
-             f"| other cues (preference, decision, error) in negative sessions | {result['other_cues_in_negatives']} |",
-             f"| groups captured in all 3 sessions and promoted as one recurring correction | "
-             f"{len(result['recurring'])}/{result['groups']} |",
-             f"| groups promoted together with another group's episode | {len(result['impure'])} |", ""]
+    lines = [
+        f"### {title}",
+        "",
+        f"Set: `{folder}`, embedder `{result['embedder']}`.",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| recall (labelled corrections captured) | {result['captured']}/{result['labelled']} = "
+        f"{result['recall']:.2f} |",
+        f"| precision (correction episodes that are labelled corrections) | "
+        f"{result['correction_episodes'] - len(result['false'])}/{result['correction_episodes']} = "
+        f"{result['precision']:.2f} |",
+        f"| false corrections per negative session | {result['false_in_negatives']}/{result['negatives']} = "
+        f"{result['false_per_negative']:.2f} |",
+        f"| other cues (preference, decision, error) in negative sessions | {result['other_cues_in_negatives']} |",
+        f"| groups captured in all 3 sessions and promoted as one recurring correction | "
+        f"{len(result['recurring'])}/{result['groups']} |",
+        f"| groups promoted together with another group's episode | {len(result['impure'])} |",
+        "",
+    ]
     if result["missed"]:
         lines.append("Missed sessions: " + ", ".join(result["missed"]) + ".")
     if result["false"]:

@@ -48,46 +48,106 @@ def _rule(name: str, pattern: str, confidence: float, need: Need, questions: boo
 
 
 WORD_RULES: tuple[WordRule, ...] = (
-    _rule("wrong", r"\b(?:that'?s|that is|this is|it'?s|you'?re|you are|this was|that was)\s+(?:wrong|incorrect|"
-                   r"not (?:right|correct|how|what i (?:asked|wanted|meant)))\b|\bnot like that\b", 0.85, "any"),
+    _rule(
+        "wrong",
+        r"\b(?:that'?s|that is|this is|it'?s|you'?re|you are|this was|that was)\s+(?:wrong|incorrect|"
+        r"not (?:right|correct|how|what i (?:asked|wanted|meant)))\b|\bnot like that\b",
+        0.85,
+        "any",
+    ),
     _rule("dont-instead", rf"\b{_NEG}\b.*\b(?:instead|rather than)\b", 0.85, "any"),
     _rule("again", r"^(?:again|once again|once more)\s*[:,!—-]", 0.8, "any"),
-    _rule("no", r"^(?:no|nope|nah)\b(?!\s*[,.!]?\s*(?:problem|worries|thanks?|rush|need|worry|"
-                r"that'?s (?:all|it|enough|fine|ok|okay|good)|it'?s (?:fine|ok|okay|good)|all good)\b)[\s,.!:;—-]",
-          0.8, "any"),
+    _rule(
+        "no",
+        r"^(?:no|nope|nah)\b(?!\s*[,.!]?\s*(?:problem|worries|thanks?|rush|need|worry|"
+        r"that'?s (?:all|it|enough|fine|ok|okay|good)|it'?s (?:fine|ok|okay|good)|all good)\b)[\s,.!:;—-]",
+        0.8,
+        "any",
+    ),
     _rule("stop", rf"{_START}(?:please\s+|pls\s+)?(?:stop|quit)\s+\w+ing\b", 0.8, "any"),
-    _rule("told", r"\bi(?:'ve| have)?\s+(?:already\s+)?(?:said|told you|asked (?:you )?(?:to|for|not to))\b|"
-                  r"\bas i (?:said|asked)\b|\bhow many times\b", 0.75, "any"),
+    _rule(
+        "told",
+        r"\bi(?:'ve| have)?\s+(?:already\s+)?(?:said|told you|asked (?:you )?(?:to|for|not to))\b|"
+        r"\bas i (?:said|asked)\b|\bhow many times\b",
+        0.75,
+        "any",
+    ),
     _rule("should-have", r"\byou (?:shouldn'?t|should not|should) have\b", 0.7, "any"),
-    _rule("keep", r"\byou(?:'re| are)?\s+(?:keep|kept|still)\s+\w+ing\b|\byou(?:'re| are)\s+\w+ing\b.*\bagain\b|\byou (?:did|made) (?:it|that|this|the same"
-                  r"(?: \w+)?) again\b", 0.8, "after"),
-    _rule("again-question", r"^(?:you'?re\s+|are you\s+)?(?:still\s+)?\w+ing\b[^?]*\bagain\s*\?$", 0.7, "after",
-          questions=True),
-    _rule("instead-request", r"^(?:(?:could|can|would|will) you|please|pls|maybe)\b(?!.*\balso\b).*"
-                             r"\b(?:instead of|rather than|instead\W*$)", 0.7, "after", questions=True),
-    _rule("why-you", r"^why (?:did|would|are|do|were) you\b|^why (?:on|in|into|use|with|not)\b", 0.65, "touch",
-          questions=True),
+    _rule(
+        "keep",
+        r"\byou(?:'re| are)?\s+(?:keep|kept|still)\s+\w+ing\b|\byou(?:'re| are)\s+\w+ing\b.*\bagain\b|"
+        r"\byou (?:did|made) (?:it|that|this|the same(?: \w+)?) again\b",
+        0.8,
+        "after",
+    ),
+    _rule(
+        "again-question",
+        r"^(?:you'?re\s+|are you\s+)?(?:still\s+)?\w+ing\b[^?]*\bagain\s*\?$",
+        0.7,
+        "after",
+        questions=True,
+    ),
+    _rule(
+        "instead-request",
+        r"^(?:(?:could|can|would|will) you|please|pls|maybe)\b(?!.*\balso\b).*"
+        r"\b(?:instead of|rather than|instead\W*$)",
+        0.7,
+        "after",
+        questions=True,
+    ),
+    _rule(
+        "why-you",
+        r"^why (?:did|would|are|do|were) you\b|^why (?:on|in|into|use|with|not)\b",
+        0.65,
+        "touch",
+        questions=True,
+    ),
     _rule("remember", r"^remember\s*[,:;—-]", 0.7, "after"),
-    _rule("use-not", r"(?<!let's )(?<!lets )\b(?:use|using|call|read|write|put|switch to|stick (?:to|with)|go "
-                     r"(?:through|thru)|import)\b(?!.*\balso\b).*\b(?:instead|rather than|not)\b", 0.75, "after"),
-    _rule("must-come-from", r"\b(?:must|should|has to|have to|needs? to|are to|is to)\s+(?:always\s+)?(?:only\s+)?"
-                            r"(?:come (?:from|through|thru)|go (?:in|into|through|thru|to)|live (?:in|under)|"
-                            r"be (?:read|loaded|taken|fetched) from)\b|\b(?:belongs?|lives?) (?:in|to|under|inside)\b|\bcomes? from\b|"
-                            r"\bonly (?:exists?|lives?|runs?) (?:in|inside|on|under)\b|"
-                            r"\bgo(?:es)? in (?:the )?\w+/", 0.75, "after"),
+    _rule(
+        "use-not",
+        r"(?<!let's )(?<!lets )\b(?:use|using|call|read|write|put|switch to|stick (?:to|with)|go "
+        r"(?:through|thru)|import)\b(?!.*\balso\b).*\b(?:instead|rather than|not)\b",
+        0.75,
+        "after",
+    ),
+    _rule(
+        "must-come-from",
+        r"\b(?:must|should|has to|have to|needs? to|are to|is to)\s+(?:always\s+)?(?:only\s+)?"
+        r"(?:come (?:from|through|thru)|go (?:in|into|through|thru|to)|live (?:in|under)|"
+        r"be (?:read|loaded|taken|fetched) from)\b|\b(?:belongs?|lives?) (?:in|to|under|inside)\b|\bcomes? from\b|"
+        r"\bonly (?:exists?|lives?|runs?) (?:in|inside|on|under)\b|"
+        r"\bgo(?:es)? in (?:the )?\w+/",
+        0.75,
+        "after",
+    ),
     _rule("comma-not", r"^not\s+[^,;]{1,60},\s*(?:but\s+)?\S|\w[^,;]{0,60},\s+not\s+[^,;]{1,60}[.!]?$", 0.6, "after"),
     _rule("actually", r"^(?:actually|wait)\b[\s,]", 0.65, "after"),
     _rule("dont", rf"{_START}(?:please\s+|pls\s+|plz\s+)?{_NEG}\s+{_HARMLESS}\w+", 0.8, "touch"),
-    _rule("we-never", rf"\bwe\s+(?:{_NEG}|only|always)\s+{_HARMLESS}\w+|\bno\s+\w+\s+(?:in|on|to|into)\s+\S+",
-          0.75, "touch"),
-    _rule("must-be", r"\b(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+\w+ed\b|\bmust(?: not|n'?t)?\s+"
-                     r"\w+", 0.7, "touch"),
-    _rule("defect", r"\b(?:is|are|was|were|isn'?t|aren'?t|'s|'re)\s+(?:\w+\s+){0,2}(?:naive|wrong|deprecated|"
-                    r"broken|insecure|unsafe|forbidden|not allowed|off[- ]limits|immutable|generated|a bad idea|"
-                    r"banned)\b|\bcan'?t be\b", 0.7, "touch"),
+    _rule(
+        "we-never",
+        rf"\bwe\s+(?:{_NEG}|only|always)\s+{_HARMLESS}\w+|\bno\s+\w+\s+(?:in|on|to|into)\s+\S+",
+        0.75,
+        "touch",
+    ),
+    _rule(
+        "must-be",
+        r"\b(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+\w+ed\b|\bmust(?: not|n'?t)?\s+"
+        r"\w+",
+        0.7,
+        "touch",
+    ),
+    _rule(
+        "defect",
+        r"\b(?:is|are|was|were|isn'?t|aren'?t|'s|'re)\s+(?:\w+\s+){0,2}(?:naive|wrong|deprecated|"
+        r"broken|insecure|unsafe|forbidden|not allowed|off[- ]limits|immutable|generated|a bad idea|"
+        r"banned)\b|\bcan'?t be\b",
+        0.7,
+        "touch",
+    ),
 )
-_ACK = re.compile(r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$",
-                  _I)
+_ACK = re.compile(
+    r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
+)
 _REJECTED = ("doesn't want to proceed", "tool use was rejected")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[0-9]{3,}")
 _QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`|“[^”]*”")
@@ -99,7 +159,8 @@ _COMMON = frozenset(
     "none null self return def import class home dev src work srv app opt repo project same other thanks know told "
     "said ask asked time last before after about it's that's isn't can't won't doesn't didn't you're we'll i've "
     "them those these there's here's where why how who would could will shall may might been being because don doesn "
-    "didn isn aren won wasn edit write read bash".split())
+    "didn isn aren won wasn edit write read bash".split()
+)
 
 
 @dataclass(frozen=True)
@@ -168,8 +229,9 @@ def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Cont
             last = span_calls[-1] if span_calls else None
             words = content_words(" ".join([*span_text[-1:], *(_call_text(c) for c in span_calls[-3:])]))
             # a paragraph whose speaker is unknown may be answering the agent: its words alone must tell
-            found[position] = Context(responding or turn.role == "unknown", describe_call(last) if last else "",
-                                      words, asked, rejected)
+            found[position] = Context(
+                responding or turn.role == "unknown", describe_call(last) if last else "", words, asked, rejected
+            )
             span_text, span_calls = [], []
             asked = rejected = False
     return found
@@ -207,4 +269,3 @@ def sounds_like_correction(sentence: str) -> bool:
 
 
 REJECTED_RULE = WordRule("after-rejection", re.compile(""), 0.75, "after")
-

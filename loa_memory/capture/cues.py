@@ -155,7 +155,9 @@ def _classify(sentence: str, role: Role, context: Context, corrected: bool) -> t
         return rule.kind, rule.confidence
     if heard is not None:
         return "correction", heard.confidence
-    return (rule.kind, rule.confidence) if rule is not None else None
+    if rule is None or (corrected and rule.kind == "preference"):  # "Never log it." explains the turn's correction
+        return None
+    return rule.kind, rule.confidence
 
 
 def _speech_cues(turn: Turn, previous_assistant: str, context: Context) -> Iterator[Cue]:

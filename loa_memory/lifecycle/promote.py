@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from loa_memory.lifecycle import antipatterns
 from loa_memory.capture.corrections import content_words
+from loa_memory.lifecycle import antipatterns
 from loa_memory.lifecycle.clusters import Cluster, average_link, greedy
 from loa_memory.model import CAPTURED_KINDS, Entry
 from loa_memory.store.config import Config
