@@ -31,7 +31,7 @@ Need = Literal["any", "after", "touch"]
 _I = re.IGNORECASE
 _NEG = r"(?:don'?t|dont|do not|never|no more)"
 _HARMLESS = r"(?!(?:worry|bother|forget|hesitate|mind|need|have to|rush|sweat|panic|stress|apologi[sz]e)\b)"
-_START = r"(?:^|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(]\s*)"
+_START = r"(?:^(?:\w+[,!]\s+)?|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(]\s*)"
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ WORD_RULES: tuple[WordRule, ...] = (
     _rule(
         "told",
         r"\bi(?:'ve| have)?\s+(?:already\s+)?(?:said|told you|asked (?:you )?(?:to|for|not to))\b|"
-        r"\bas i (?:said|asked)\b|\bhow many times\b",
+        r"\bas i (?:said|asked)\b|\bhow many times\b|\bi never (?:asked|said|told)\b",
         0.75,
         "any",
     ),

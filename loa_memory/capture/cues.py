@@ -1,11 +1,13 @@
 """What is worth remembering in a transcript: corrections, preferences, decisions, and errors with their fixes.
 
 Deterministic rules over sentences; every rule is data (a pattern, a confidence, the speakers it applies to)
-in ``RULES``, tried in order, so one sentence yields at most one cue. Examples each rule is meant to catch:
+in ``RULES`` (and ``corrections.WORD_RULES``), tried in order, so one sentence yields at most one cue.
+Examples each rule is meant to catch:
 
-- correction (the user's): "No, actually the migrations live in db/migrations." / "That's wrong." /
-  "Don't call requests directly, use the client wrapper instead." / "Stop adding docstrings to tests." /
-  "Use pnpm, not npm." / "I told you to keep the old endpoint."
+- correction (the user's), heard by ``capture/corrections.py`` with what the agent had just done: "No, actually
+  the migrations live in db/migrations." / "That's wrong." / "Don't call requests directly, use the client
+  wrapper instead." / "Stop adding docstrings to tests." / "Use pnpm, not npm." / "we never force-push to main"
+  (after ``git push --force``).
 - preference (the user's): "Always run ruff before committing." / "Never squash merge." /
   "I'd rather have small modules." / "I prefer pytest fixtures over mocks." / "From now on, write tests first."
 - decision (anyone's; weaker from the assistant): "Let's go with SQLite instead of Redis because ..." /

@@ -13,6 +13,7 @@ promoted on its own: its episodes become entries of the same world.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -70,13 +71,18 @@ SHARED_WORD_BONUS = 0.08
 SHARED_WORDS_COUNTED = 3
 
 
-def correction_similarity(texts: list[str], matrix: Any) -> Any:
+def correction_similarity(texts: list[str], matrix: Any, recurrence: int = 3) -> Any:
     """Pairwise similarity of correction lessons: the cosine of their vectors plus ``SHARED_WORD_BONUS`` for
-    each content word (stemmed, common words left out) they share, up to ``SHARED_WORDS_COUNTED``. The same
+    each content word (stemmed, common words left out) they share, up to ``SHARED_WORDS_COUNTED`` words. The same
     correction said in other words keeps its nouns ("card numbers", "the logger", "vault") more often than
-    its wording, and the cosine of two paraphrased lessons is low (0.39-0.81 with MPNet on the tuning set)."""
+    its wording, and the cosine of two paraphrased lessons is low (0.39-0.81 with MPNet on the tuning set).
+    A word found in more lessons than one cue needs to recur (``recurrence``, the sessions promotion asks
+    for) is shared by several cues ("test", "config"), and counts for ``recurrence / lessons holding it``."""
     words = [content_words(text) for text in texts]
-    shared = np.array([[min(len(a & b), SHARED_WORDS_COUNTED) for b in words] for a in words], dtype=np.float64)
+    held = Counter(word for found in words for word in found)
+    weight = {word: min(1.0, recurrence / count) for word, count in held.items()}
+    shared = np.array([[sum(sorted((weight[w] for w in a & b), reverse=True)[:SHARED_WORDS_COUNTED]) for b in words]
+                       for a in words], dtype=np.float64)
     vectors = np.asarray(matrix, dtype=np.float64)
     return vectors @ vectors.T + SHARED_WORD_BONUS * shared
 
@@ -100,7 +106,8 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
     clusters = greedy([(episodes[n][0], episodes[n][1], 0) for n in others], matrix[others], threshold)
     said = [n for n, (_e, kind) in enumerate(episodes) if kind == "correction"]
     if said:
-        linked = correction_similarity([cue_text(episodes[n][0], "correction") for n in said], matrix[said])
+        linked = correction_similarity([cue_text(episodes[n][0], "correction") for n in said], matrix[said],
+                                       int(config.lifecycle.promotion_min_sessions))
         for members in average_link(linked, float(config.lifecycle.correction_similarity)):
             clusters.append(Cluster("correction", [episodes[said[m]][0] for m in members],
                                     [matrix[said[m]] for m in members], slots=[0] * len(members)))

@@ -85,6 +85,8 @@ EDIT_FLAG = ("Write", {"file_path": "/web/settings/dark_mode.py", "content": "EN
         (EDIT_FLAG, "Please use the flags client, not os.getenv."),
         (EDIT_FLAG, "Good, but flags live in the flags service."),
         (EDIT_FLAG, "Remember, toggles are owned by the flags service."),
+        (BASH_FORCE, "whoa, never force-push to main."),
+        (EDIT_FLAG, "Why is there a new env variable? I never asked for that."),
     ],
 )
 def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], said: str) -> None:
