@@ -13,6 +13,7 @@ promoted on its own: its episodes become entries of the same world.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,12 +44,14 @@ class PromoteReport:
     below_threshold: list[dict[str, Any]] = field(default_factory=list)
     considered: int = 0
     threshold: float = 0.0
+    correction_threshold: float = 0.0
     min_sessions: int = 0
     warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "considered": self.considered, "similarity_threshold": self.threshold,
-                "min_sessions": self.min_sessions, "promoted": self.promoted,
+                "correction_similarity": self.correction_threshold, "min_sessions": self.min_sessions,
+                "promoted": self.promoted,
                 "already_promoted": self.already_promoted, "below_threshold": self.below_threshold,
                 "warnings": self.warnings}
 
@@ -67,6 +70,7 @@ def cue_text(entry: Entry, kind: str) -> str:
     return entry.content.strip()
 
 
+_ACTION_TRIGGER = re.compile(r"^[A-Z][A-Za-z]+: \S")  # a tool call, as capture describes one
 SHARED_WORD_BONUS = 0.08
 SHARED_WORDS_COUNTED = 3
 
@@ -139,6 +143,12 @@ def promoted_fields(config: Config, cluster: Cluster) -> dict[str, Any]:
     for key in _COPIED[cluster.kind]:
         if central.data.get(key):
             fields[key] = central.data[key]
+    if cluster.kind == "correction" and _ACTION_TRIGGER.match(str(fields.get("trigger") or "")):
+        # "Write: /srv/shop/threeds.py" is what the agent was doing in one session; a "don't …" clause of
+        # another episode says what the lesson guards
+        said = [e.trigger for e in cluster.episodes if e.trigger and not _ACTION_TRIGGER.match(e.trigger)]
+        if said:
+            fields["trigger"] = said[0]
     return fields
 
 
@@ -154,7 +164,8 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
     section = config.lifecycle
     threshold = float(section.similarity_threshold)
     min_sessions = int(section.promotion_min_sessions)
-    report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions)
+    report = PromoteReport(dry_run=dry_run, threshold=threshold, min_sessions=min_sessions,
+                           correction_threshold=float(section.correction_similarity))
     worlds = [config.world(world).name] if world else [w.name for w in config.worlds]
     with loaded_for_writing(config, write=not dry_run) as grimoire:
         used = grimoire.ids()

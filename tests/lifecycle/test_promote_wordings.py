@@ -112,6 +112,8 @@ def test_three_wordings_in_three_sessions_become_one_correction(loa: Cli, tmp_pa
     assert sorted(promoted["episodes"]) == sorted(ids[:3])
     entry = promoted["entry"]
     assert entry["category"] == "correction"
+    # what the lesson guards, from a "don't …"/"stop …" clause: not the tool call one session happened to make
+    assert entry["trigger"] in ("write the card number to the log", "printing PANs in the logs")
     assert sorted((link["to"], link["relation"]) for link in entry["links"]) == sorted(
         (i, "derived_from") for i in ids[:3]
     )
@@ -124,6 +126,7 @@ def test_two_sessions_are_not_a_recurring_cue(loa: Cli, tmp_path: Path, embedder
     ids = _capture(loa, tmp_path, SESSIONS[:2])
     report = loa.json("promote")
     assert report["promoted"] == []
+    assert "(similarity >= 0.7, corrections >= 0.45, min 3 sessions)" in loa("promote").stdout
     assert [sorted(c["episodes"]) for c in report["below_threshold"]] == [sorted(ids)]
 
 
