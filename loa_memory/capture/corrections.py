@@ -148,6 +148,7 @@ WORD_RULES: tuple[WordRule, ...] = (
 _ACK = re.compile(
     r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
 )
+_ACTION_LIMIT = 200
 _REJECTED = ("doesn't want to proceed", "tool use was rejected")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[0-9]{3,}")
 _QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`|“[^”]*”")
@@ -195,7 +196,8 @@ def describe_call(call: ToolCall) -> str:
     """One line for a tool call: ``Bash: git push --force origin main``, ``Edit: payments/capture.py``."""
     args = call.input
     target = args.get("command") or args.get("file_path") or args.get("path") or args.get("pattern") or ""
-    return f"{call.name}: {str(target).strip().splitlines()[0] if str(target).strip() else ''}".strip().rstrip(":")
+    first = str(target).strip().splitlines()[0][:_ACTION_LIMIT] if str(target).strip() else ""
+    return f"{call.name}: {first}".strip().rstrip(":")
 
 
 def _call_text(call: ToolCall) -> str:
