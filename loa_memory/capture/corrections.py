@@ -211,11 +211,14 @@ def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Cont
     responding = False
     span_text: list[str] = []
     span_calls: list[ToolCall] = []
-    last_line = 0
+    ordered = sorted(calls, key=lambda c: c.line)
+    taken = 0
     asked = rejected = False
     for position, turn in enumerate(turns):
-        new_calls = [c for c in calls if last_line < c.line <= turn.line]
-        last_line = max(last_line, turn.line)
+        start = taken
+        while taken < len(ordered) and ordered[taken].line <= turn.line:
+            taken += 1
+        new_calls = ordered[start:taken]
         if new_calls:
             span_calls.extend(new_calls)
             responding = True
