@@ -12,6 +12,7 @@ episode in it). ``--embedder hashing`` measures without the embedding models.
 
 Run: python benchmarks/capture_words.py --set benchmarks/data/capture-words/transcripts [--embedder NAME]
      [--report FILE --title TITLE] [--show]
+     python benchmarks/capture_words.py --set DIR --time-detect 20   # detection time on one long transcript
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ import argparse
 import json
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from loa_memory.capture.cues import detect
 from loa_memory.capture.pipeline import CaptureOptions, capture
 from loa_memory.capture.transcript import read_transcript
 from loa_memory.lifecycle.promote import promote
@@ -225,6 +229,24 @@ def render(title: str, folder: Path, result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def time_detect(folder: Path, copies: int) -> str:
+    """How long ``detect`` takes on one long transcript: the set's session files joined ``copies`` times."""
+    lines = [line for path in sorted(folder.glob("*.jsonl")) for line in path.read_text("utf-8").splitlines()]
+    with tempfile.TemporaryDirectory() as scratch:
+        joined = Path(scratch) / "joined.jsonl"
+        joined.write_text("\n".join(lines * copies) + "\n", "utf-8")
+        transcript = read_transcript(joined)
+    runs, found = [], 0
+    for _ in range(3):
+        started = time.perf_counter()
+        found = len(list(detect(transcript.turns, transcript.calls)))
+        runs.append(time.perf_counter() - started)
+    return (
+        f"detect: {len(transcript.turns)} turns, {len(transcript.calls)} tool calls, {found} cues, "
+        f"median of 3: {statistics.median(runs):.2f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", type=Path, required=True, help="folder of session files with labels.json")
@@ -232,7 +254,13 @@ def main() -> None:
     parser.add_argument("--report", type=Path, help="append the table to this Markdown file")
     parser.add_argument("--title", default="capture-words", help="heading of the table in the report")
     parser.add_argument("--show", action="store_true", help="print the full result as JSON")
+    parser.add_argument(
+        "--time-detect", type=int, metavar="N", help="only time cue detection on the set joined N times"
+    )
     args = parser.parse_args()
+    if args.time_detect:
+        print(time_detect(args.set, args.time_detect))
+        return
     result = measure(args.set, args.embedder, args.show)
     text = render(args.title, args.set, result)
     print(text)
