@@ -128,5 +128,7 @@ def promote_text(data: dict[str, Any]) -> str:
     lines.extend(f"[warning] {warning}" for warning in data["warnings"])
     count = len(data["promoted"])
     lines.append(f"{verb} {count} cluster{'' if count == 1 else 's'} of {data['considered']} cue episodes "
-                 f"(similarity >= {data['similarity_threshold']}, min {data['min_sessions']} sessions)")
+                 f"(similarity >= {data['similarity_threshold']}"
+                 + (f", corrections >= {data['correction_similarity']}" if "correction_similarity" in data else "")
+                 + f", min {data['min_sessions']} sessions)")
     return "\n".join(lines)
