@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -124,9 +125,24 @@ def _run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = 
             finding = Finding(finding.path, finding.line, finding.col, severity, finding.rule, finding.message,
                               finding.entry_id, finding.fixable, finding.extra)
         findings.setdefault((finding.path, finding.line, finding.col, finding.rule, finding.message), finding)
-    ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule, f.message))
+    ordered = sorted(_redacted_paths(findings.values()), key=lambda f: (f.path, f.line, f.col, f.rule, f.message))
     files = [mf for mf in grimoire.files if only is None or mf.rel in only]
     return LintResult(ordered, len(files), len(grimoire.entries) + len(grimoire.invalid))
+
+
+def _redacted_paths(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings whose file name holds a secret (the ``secret`` rule reports it) name it redacted: the report
+    must not print what the file's name gives away."""
+    from loa_memory.secrets.redact import redact_name
+
+    shown: dict[str, str] = {}
+    out = []
+    for finding in findings:
+        if finding.path not in shown:
+            shown[finding.path] = redact_name(finding.path)
+        path = shown[finding.path]
+        out.append(finding if path == finding.path else dataclasses.replace(finding, path=path))
+    return out
 
 
 def scan_secret_paths(config: Config, paths: Sequence[Path]) -> tuple[list[Finding], list[str]]:

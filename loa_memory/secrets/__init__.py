@@ -25,13 +25,20 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
     """Scan every string in a nested mapping/list (an entry); each hit comes with its field path.
 
     A string under a mapping key is scanned as ``key: value``, so ``{"password": "..."}`` has the
-    context a detector needs; ``line``/``col`` are within that string (col excludes the key).
+    context a detector needs; ``line``/``col`` are within that string (col excludes the key). Keys are values
+    too (``{"x_ghp_…": 1}``): each is scanned alone, and from after each separator in it, and a hit in a key is
+    reported under the field path ``<key>`` of its mapping, never under the key's own text.
     """
     out: list[tuple[str, SecretHit]] = []
     if isinstance(value, str):
         out.extend((_path, h) for h in scan_text(value, allowlist=allowlist, include_pii=include_pii))
     elif isinstance(value, Mapping):
-        for k, v in value.items():
+        for n, k in enumerate(value):
+            key_hits = _key_hits(str(k), allowlist, include_pii)
+            if key_hits:
+                out.extend((f"{_path}.<key {n + 1}>" if _path else f"<key {n + 1}>", h) for h in key_hits)
+                continue
+            v = value[k]
             path = f"{_path}.{k}" if _path else str(k)
             if isinstance(v, str) and isinstance(k, str):
                 prefix = f"{k}: "
@@ -44,6 +51,17 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
         for i, v in enumerate(value):
             out.extend(scan_fields(v, allowlist=allowlist, include_pii=include_pii, _path=f"{_path}[{i}]"))
     return out
+
+
+def _key_hits(key: str, allowlist: Collection[str], include_pii: bool) -> list[SecretHit]:
+    hits = scan_text(key, allowlist=allowlist, include_pii=include_pii)
+    cuts = [i + 1 for i, c in enumerate(key[:2000]) if c in "_.:/-@"][:20]
+    for cut in cuts:
+        if hits:
+            break
+        hits = [replace(h, col=h.col + cut) for h in scan_text(key[cut:], allowlist=allowlist,
+                                                                 include_pii=include_pii)]
+    return hits
 
 
 def scan_value(value: object, *, allowlist: Collection[str] = (),

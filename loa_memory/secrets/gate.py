@@ -1,7 +1,9 @@
 """The secret gate: the one place that decides whether text may be written, for every write path.
 
-``check_secrets`` applies the config (``secrets.enabled``, ``allowlist``, ``pii``) and raises ``SecretRefused``
-naming the kind, the place and the value redacted; ``ensure_no_secrets`` (the package's library API) is the same
+``check_secrets`` applies the config (``secrets.enabled``, ``allowlist``, ``pii``) to text about to be written and
+raises ``SecretRefused`` naming the kind, the place and the value redacted; ``check_fields`` does the same for an
+entry's fields as given, keys included, before anything normalises them (a lower-cased tag or thread name,
+a note's file name); ``ensure_no_secrets`` (the package's library API) is the same
 refusal without a config; ``configured_hits`` is what capture uses to withhold a value instead of refusing.
 """
 
@@ -32,6 +34,46 @@ def check_secrets(config: Config, text: str, rel: str, first_line: int) -> None:
         raise refusal(hits, rel, first_line)
 
 
+def check_fields(config: Config, fields: object, rel: str = "") -> None:
+    """Raise ``SecretRefused`` if any value or key of ``fields`` (an entry, a list, a path as text), as given,
+    holds a secret or PII; the refusal names the field, never the value."""
+    from loa_memory.secrets import scan_fields
+
+    settings = config.secrets
+    if settings.enabled is False:
+        return
+    found = scan_fields(fields, allowlist=frozenset(settings.allowlist or ()), include_pii=bool(settings.pii))
+    if not found:
+        return
+    first = found[0][1]
+    kinds = ", ".join(sorted({hit.description for _, hit in found}))
+    listed = "; ".join(f"{hit.description} {hit.redacted} in {path or 'the value'}" for path, hit in found[:5])
+    raise SecretRefused(f"refused: the entry contains {kinds} ({listed}); nothing was written", path=rel or None,
+                        hint=_HINT + first.digest)
+
+
+def check_name(config: Config, name: str, what: str = "the path") -> None:
+    """Raise ``SecretRefused`` if a file or folder name about to be created (``what``) holds a secret: a name is
+    committed like a file's text, and printed by every command that lists it."""
+    from loa_memory.secrets.redact import name_hits
+
+    settings = config.secrets
+    if settings.enabled is False:
+        return
+    allowed = frozenset(settings.allowlist or ())
+    hits = [hit for part in name.replace("\\", "/").split("/") for hit in name_hits(part)
+            if hit.digest not in allowed and (settings.pii or not hit.pii)]
+    if hits:
+        first = hits[0]
+        raise SecretRefused(f"refused: {what} contains {first.description} ({first.redacted}); nothing was written",
+                            hint="name it for what it is about, not with a value; if it is a false positive add "
+                                 f"its hash to memory_schema.secrets.allowlist: {first.digest}")
+
+
+_HINT = ("remove the value (refer to where it is kept instead), or if it is a false positive add its hash to "
+         "memory_schema.secrets.allowlist: ")
+
+
 def ensure_no_secrets(text: str, *, path: str | None = None, line_offset: int = 0,
                       allowlist: Collection[str] = (), include_pii: bool = True) -> None:
     """Raise ``SecretRefused`` if ``text`` (about to be written) holds a secret; ``line_offset`` is added to line
@@ -49,5 +91,4 @@ def refusal(hits: Sequence[SecretHit], rel: str, first_line: int) -> SecretRefus
     listed = "; ".join(f"{hit.description} {hit.redacted} at line {first_line + hit.line - 1}" for hit in hits[:5])
     return SecretRefused(f"refused: the entry contains {kinds} ({listed}); nothing was written",
                          path=rel or None, line=first_line + first.line - 1, col=first.col,
-                         hint="remove the value (refer to where it is kept instead), or if it is a false "
-                              f"positive add its hash to memory_schema.secrets.allowlist: {first.digest}")
+                         hint=_HINT + first.digest)
