@@ -9,7 +9,7 @@ refusal without a config; ``configured_hits`` is what capture uses to withhold a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from loa_memory.errors import SecretRefused
@@ -34,14 +34,20 @@ def check_secrets(config: Config, text: str, rel: str, first_line: int) -> None:
         raise refusal(hits, rel, first_line)
 
 
-def check_fields(config: Config, fields: object, rel: str = "") -> None:
-    """Raise ``SecretRefused`` if any value or key of ``fields`` (an entry, a list, a path as text), as given,
-    holds a secret or PII; the refusal names the field, never the value."""
+def check_fields(config: Config, fields: object, rel: str = "", *, values: Collection[str] | None = None) -> None:
+    """Raise ``SecretRefused`` if any key of ``fields`` (an entry, a list, a path as text) or a value, as given,
+    holds a secret or PII; the refusal names the field, never the value.
+
+    ``values`` limits the values scanned to those top-level fields (the keys are always all scanned): a writer
+    that scans the text it writes, with its place, asks here only about what it changes on the way (the tags and
+    thread it lower-cases)."""
     from loa_memory.secrets import scan_fields
 
     settings = config.secrets
     if settings.enabled is False:
         return
+    if values is not None and isinstance(fields, Mapping):
+        fields = {key: value if key in values else _keys_only(value) for key, value in fields.items()}
     found = scan_fields(fields, allowlist=frozenset(settings.allowlist or ()), include_pii=bool(settings.pii))
     if not found:
         return
@@ -50,6 +56,14 @@ def check_fields(config: Config, fields: object, rel: str = "") -> None:
     listed = "; ".join(f"{hit.description} {hit.redacted} in {path or 'the value'}" for path, hit in found[:5])
     raise SecretRefused(f"refused: the entry contains {kinds} ({listed}); nothing was written", path=rel or None,
                         hint=_HINT + first.digest)
+
+
+def _keys_only(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {key: _keys_only(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_keys_only(item) for item in value]
+    return ""
 
 
 def check_name(config: Config, name: str, what: str = "the path") -> None:

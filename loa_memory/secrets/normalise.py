@@ -2,9 +2,10 @@
 
 A secret hidden from a pattern is still a secret: ``ｇhp_…`` (fullwidth), ``ghp_12\u200b34…`` (a zero-width space) and
 a token cut in two by a line break (a wrapped YAML block, a commit trailer's continuation line) are the same token
-to anyone who reads the file. ``fold`` applies NFKC to every non-ASCII character and drops the zero-width ones;
-``join_lines`` removes a line break (and the next line's indentation) between two token characters. Both keep a
-map back to the original offsets, so hits are reported where they are in the text as written.
+to anyone who reads the file. ``fold`` applies NFKC to every non-ASCII character and drops the zero-width ones
+(also as the ``\\uFEFF`` escapes of a YAML or JSON string); ``join_lines`` joins the runs of token characters
+that a line break cuts. Both keep a map back to the original offsets, so hits are reported where they are in
+the text as written.
 """
 
 from __future__ import annotations
@@ -50,21 +51,22 @@ def _fold_char(c: str) -> str:
 
 
 @cache
-def _re_non_ascii() -> re.Pattern[str]:
-    return re.compile(r"[^\x00-\x7f]")
+def _re_foldable() -> re.Pattern[str]:
+    # A non-ASCII character, or a zero-width one as YAML and JSON escape it ("\uFEFF" in a double-quoted scalar).
+    return re.compile(r"[^\x00-\x7f]|\\u(?:200[bcdBCD]|2060|[fF][eE][fF][fF]|00[aA][dD]|180[eE])|\\x[aA][dD]")
 
 
 def fold(text: str) -> Mapped:
     """``text`` with every non-ASCII character in its NFKC form and zero-width characters removed."""
-    if text.isascii():
+    if text.isascii() and "\\" not in text:
         return Mapped(text)
     out: list[str] = []
     starts, origins, linear = [0], [0], [True]
     done = n = 0  # source offset copied so far; length of the output so far
-    for m in _re_non_ascii().finditer(text):
-        i = m.start()
-        folded = _fold_char(text[i])
-        if folded == text[i]:
+    for m in _re_foldable().finditer(text):
+        i, end = m.span()
+        folded = _fold_char(text[i]) if end == i + 1 else ""
+        if folded == text[i:end]:
             continue
         out.append(text[done:i])
         n += i - done
@@ -75,9 +77,9 @@ def fold(text: str) -> Mapped:
             out.append(folded)
             n += len(folded)
         starts.append(n)
-        origins.append(i + 1)
+        origins.append(end)
         linear.append(True)
-        done = i + 1
+        done = end
     if done == 0:
         return Mapped(text)
     out.append(text[done:])

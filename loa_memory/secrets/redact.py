@@ -29,8 +29,23 @@ def redact_text(text: str) -> str:
     return text
 
 
+@cache
+def _re_long_run() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9]{16}|[@=]|(?:\d\D{0,3}){9}")
+
+
+def may_hold_secret(text: str) -> bool:
+    """False when ``text`` cannot hold anything the gate reports: no run of 16 letters and digits (every token,
+    key and hash-like secret has one), no ``@`` (emails, URL credentials) or ``=`` (an assignment), fewer than nine
+    digits close together (phones, cards, SSNs). A quick answer for the many short names a report prints;
+    folded forms (fullwidth, zero-width) always get the full scan."""
+    return not text.isascii() or _re_long_run().search(text) is not None
+
+
 def name_hits(name: str) -> list[SecretHit]:
     """What the gate finds in a name: the whole, then from after each separator (``x_ghp_…``: the token)."""
+    if not may_hold_secret(name):
+        return []
     hits = scan_text(name)
     cuts = [i + 1 for i, c in enumerate(name[:2000]) if c in _NAME_SEPARATORS][:20]
     for cut in cuts:
@@ -47,7 +62,7 @@ def _re_path_part() -> re.Pattern[str]:
 
 def redact_name(path: str) -> str:
     """``path`` with each part (between slashes) that holds a secret replaced by ``[kind redacted]``."""
-    if not path:
+    if not path or not may_hold_secret(path):
         return path
     redacted = redact_text(path)
 

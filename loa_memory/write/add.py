@@ -85,9 +85,9 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
                    moment: datetime | None = None) -> dict[str, Any]:
     """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags.
 
-    The fields are shown to the secret gate as given, keys included, before tags and the thread are
-    normalised (a lower-cased AWS key id is still the key)."""
-    check_fields(config, fields)
+    The secret gate sees every field name, and the tags and thread as given, before they are normalised (a
+    lower-cased AWS key id is still the key); the values are scanned with their place when staged."""
+    check_fields(config, fields, values=("tags", "thread"))
     data = {key: value for key, value in fields.items() if value is not None}
     if "category" not in data:
         raise UsageError("a memory needs a category", hint="e.g. `loa-memory add decision \"...\"`")

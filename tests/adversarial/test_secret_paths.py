@@ -311,15 +311,24 @@ def test_usage_logs_keep_no_query_text(loa: Cli) -> None:
 
 def test_lint_and_reads_never_quote_a_token_from_a_broken_entry(loa: Cli) -> None:
     # Already in a file (pasted by hand): every report names the problem, none prints the value.
-    write(loa.root, f"{MEMDIR}/facts.yaml",
-          "- id: MEM-20260101-001\n  category: fact\n  summary: s\n  content: the mirror is slow\n"
-          f"  confidence: 0.8\n  source: {{session_id: s, timestamp: '2026-01-01T00:00:00Z', commit: {TOKEN}}}\n"
-          f"  ttl: permanent\n  aliases: [{TOKEN}]\n  expires_at: {TOKEN}\n"
-          f"  links: [{{relation: related_to, to: {TOKEN}}}]\n")
+    write(
+        loa.root,
+        f"{MEMDIR}/facts.yaml",
+        "- id: MEM-20260101-001\n  category: fact\n  summary: s\n  content: the mirror is slow\n"
+        f"  confidence: 0.8\n  source: {{session_id: s, timestamp: '2026-01-01T00:00:00Z', commit: {TOKEN}}}\n"
+        f"  ttl: permanent\n  aliases: [{TOKEN}]\n  expires_at: {TOKEN}\n"
+        f"  links: [{{relation: related_to, to: {TOKEN}}}]\n",
+    )
     linted = loa("lint")
     assert linted.exit_code == 1 and "aliases.0: 'ghp_…' (40 characters) does not match" in linted.stdout
     assert "expires_at: 'ghp_…' (40 characters) is not a date-time" in linted.stdout
-    for result in (linted, loa("lint", "--format", "json"), loa("list"), loa("list", "--format", "json"),
-                   loa("search", "mirror"), loa("add", "fact", "another fact")):
+    for result in (
+        linted,
+        loa("lint", "--format", "json"),
+        loa("list"),
+        loa("list", "--format", "json"),
+        loa("search", "mirror"),
+        loa("add", "fact", "another fact"),
+    ):
         for form in disguises(TOKEN):
             assert form not in result.output, result.output
