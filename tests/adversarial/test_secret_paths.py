@@ -332,3 +332,12 @@ def test_lint_and_reads_never_quote_a_token_from_a_broken_entry(loa: Cli) -> Non
     ):
         for form in disguises(TOKEN):
             assert form not in result.output, result.output
+
+
+@pytest.mark.parametrize("target", [TOKEN, AWS_ID.lower()])
+def test_why_never_echoes_a_secret_it_was_asked_about(loa: Cli, target: str) -> None:
+    loa("add", "fact", "The mirror runs nightly")
+    for result in (loa("why", target), loa("why", target, "--format", "json")):
+        assert result.exit_code in (0, 1), result.output
+        for form in disguises(target):
+            assert form not in result.output, result.output
