@@ -341,3 +341,35 @@ def test_why_never_echoes_a_secret_it_was_asked_about(loa: Cli, target: str) -> 
         assert result.exit_code in (0, 1), result.output
         for form in disguises(target):
             assert form not in result.output, result.output
+
+
+def test_the_pre_commit_hook_refuses_disguised_tokens_and_token_names(loa: Cli) -> None:
+    import os
+    import subprocess
+
+    root_of_package = Path(__file__).resolve().parents[2]
+    assert loa("hooks", "install").exit_code == 0
+    git(loa.root, "add", "-A")
+    git(loa.root, "commit", "-qm", "init", "--no-verify")
+    note = (
+        "---\nid: MEM-20260101-001\ncategory: note\nsummary: s\nconfidence: 0.8\n"
+        "source: {session_id: s, timestamp: '2026-01-01T00:00:00Z'}\nttl: permanent\n---\n"
+    )
+    cases = {
+        f"{MEMDIR}/notes/x-{TOKEN}.md": note + "body\n",
+        f"{MEMDIR}/notes/hidden.md": note + f"header {TOKEN[:12]}\u200b{TOKEN[12:]}\n",
+        f"{MEMDIR}/notes/wrapped.md": note + f"header {TOKEN[:22]}\n{TOKEN[22:]}\n",
+    }
+    for rel, text in cases.items():
+        write(loa.root, rel, text)
+        git(loa.root, "add", "-A")
+        env = {**os.environ, "PYTHONPATH": str(root_of_package)}
+        done = subprocess.run(
+            ["git", "-C", str(loa.root), "commit", "-qm", "note"], capture_output=True, text=True, env=env
+        )
+        assert done.returncode != 0, rel
+        assert "GitHub token" in done.stdout + done.stderr
+        for form in disguises(TOKEN):
+            assert form not in done.stdout + done.stderr
+        git(loa.root, "rm", "-q", "--cached", rel)
+        (loa.root / rel).unlink()
