@@ -131,17 +131,22 @@ def _run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = 
 
 
 def _redacted_paths(findings: Iterable[Finding]) -> list[Finding]:
-    """Findings whose file name holds a secret (the ``secret`` rule reports it) name it redacted: the report
-    must not print what the file's name gives away."""
-    from loa_memory.secrets.redact import redact_name
+    """Findings whose file name or message holds a secret (a token as a file or field name: the ``secret`` rule
+    reports it) print it redacted: a report must not give away what the gate refuses."""
+    from loa_memory.secrets.redact import may_hold_secret, redact_name
 
     shown: dict[str, str] = {}
+
+    def clean(text: str) -> str:
+        if text not in shown:
+            shown[text] = redact_name(text) if may_hold_secret(text) else text
+        return shown[text]
+
     out = []
     for finding in findings:
-        if finding.path not in shown:
-            shown[finding.path] = redact_name(finding.path)
-        path = shown[finding.path]
-        out.append(finding if path == finding.path else dataclasses.replace(finding, path=path))
+        path, message = clean(finding.path), clean(finding.message)
+        same = path == finding.path and message == finding.message
+        out.append(finding if same else dataclasses.replace(finding, path=path, message=message))
     return out
 
 

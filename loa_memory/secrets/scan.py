@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from loa_memory.secrets import cloud, contextual, generic, http_auth, keys, pii, tokens
-from loa_memory.secrets.detector import Detector, Found, Texts, is_word_char
+from loa_memory.secrets.detector import Detector, Found, Texts
 from loa_memory.secrets.normalise import Mapped, fold, join_lines
 from loa_memory.secrets.values import is_placeholder, looks_random
 
@@ -80,9 +80,10 @@ def redact(kind: str, value: str, show: int = 0) -> str:
 
 def _default_found(det: Detector, m_start: int, m_end: int, texts: Texts) -> Found | None:
     text = texts.text
-    # A vendor-prefixed token as part of a name (``x-ghp_…`` as a header or field name) is still the token; a
-    # weak prefix (``sk-``) after a hyphen is a word (``task-sk-…``).
-    if m_start > 0 and (is_word_char(text[m_start - 1]) or (text[m_start - 1] == "-" and det.random)):
+    # A vendor-prefixed token as part of a name (``x-ghp_…``, ``x_ghp_…`` as a header or field name) is still the
+    # token; a weak prefix (``sk-``) after a hyphen or underscore is a word (``task-sk-…``).
+    before = text[m_start - 1] if m_start > 0 else ""
+    if before and (before.isalnum() or (before in "-_" and det.random)):
         return None
     value = text[m_start:m_end]
     body = value[det.show:]

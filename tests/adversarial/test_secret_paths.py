@@ -373,3 +373,13 @@ def test_the_pre_commit_hook_refuses_disguised_tokens_and_token_names(loa: Cli) 
             assert form not in done.stdout + done.stderr
         git(loa.root, "rm", "-q", "--cached", rel)
         (loa.root / rel).unlink()
+
+
+@pytest.mark.parametrize("key", [f"x-{TOKEN}", f"x_{TOKEN}", f"x.{TOKEN}"])
+def test_lint_sees_a_token_as_a_field_name_in_a_file(loa: Cli, key: str) -> None:
+    added = loa.json("add", "fact", "The mirror needs a header")
+    facts = loa.root / MEMDIR / "facts.yaml"
+    facts.write_text(facts.read_text("utf-8").replace(f"id: {added['id']}\n", f"id: {added['id']}\n  {key}: v\n"))
+    result = loa("lint")
+    assert result.exit_code == 1 and "GitHub token" in result.stdout, result.output
+    assert TOKEN not in result.output

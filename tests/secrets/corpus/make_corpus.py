@@ -735,6 +735,7 @@ def adversarial_positives() -> list[dict[str, str]]:
         zw = R2.choice(ZERO_WIDTH)
         rows += [
             {"text": f"- id: MEM-20260101-001\n  x-{t}: enabled", "kind": "github-token"},
+            {"text": f"- id: MEM-20260101-001\n  x_{t}: enabled", "kind": "github-token"},
             {"text": f'{{"category": "fact", "content": "mirror header", "x-{t}": "v"}}', "kind": "github-token"},
             {"text": f"  tags: [storage, {a.lower()}]", "kind": "aws-access-key-id"},
             {"text": f"  thread: {a.lower()}", "kind": "aws-access-key-id"},
