@@ -383,3 +383,26 @@ def test_lint_sees_a_token_as_a_field_name_in_a_file(loa: Cli, key: str) -> None
     result = loa("lint")
     assert result.exit_code == 1 and "GitHub token" in result.stdout, result.output
     assert TOKEN not in result.output
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("search", {"query": "mirror", "k": TOKEN}),
+        ("recall", {"task": "mirror", "budget": TOKEN}),
+        ("feedback", {"memory_id": "MEM-20260101-001", "outcome": TOKEN}),
+    ],
+)
+def test_mcp_argument_errors_never_quote_the_value(loa: Cli, tool: str, arguments: dict[str, object]) -> None:
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from loa_memory.mcp.server import Memory, _tools
+
+    [chosen] = [t for t in _tools(Memory(loa.root)) if t.name == tool]
+    with pytest.raises(ToolError) as info:
+        anyio.run(chosen.run, arguments, None)
+    assert "Input should be" in str(info.value) or "input" in str(info.value).lower()
+    for form in disguises(TOKEN):
+        assert form not in str(info.value)
