@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from loa_memory.secrets.gate import ensure_no_secrets
+from loa_memory.secrets.redact import name_hits
 from loa_memory.secrets.scan import SecretHit, description_by_kind, digest, scan_text
 
 __all__ = ["SecretHit", "description_by_kind", "digest", "ensure_no_secrets", "format_hit", "scan_fields",
@@ -34,7 +35,7 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
         out.extend((_path, h) for h in scan_text(value, allowlist=allowlist, include_pii=include_pii))
     elif isinstance(value, Mapping):
         for n, k in enumerate(value):
-            key_hits = _key_hits(str(k), allowlist, include_pii)
+            key_hits = name_hits(str(k), allowlist=allowlist, include_pii=include_pii)
             if key_hits:
                 out.extend((f"{_path}.<key {n + 1}>" if _path else f"<key {n + 1}>", h) for h in key_hits)
                 continue
@@ -51,17 +52,6 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
         for i, v in enumerate(value):
             out.extend(scan_fields(v, allowlist=allowlist, include_pii=include_pii, _path=f"{_path}[{i}]"))
     return out
-
-
-def _key_hits(key: str, allowlist: Collection[str], include_pii: bool) -> list[SecretHit]:
-    hits = scan_text(key, allowlist=allowlist, include_pii=include_pii)
-    cuts = [i + 1 for i, c in enumerate(key[:2000]) if c in "_.:/-@"][:20]
-    for cut in cuts:
-        if hits:
-            break
-        hits = [replace(h, col=h.col + cut) for h in scan_text(key[cut:], allowlist=allowlist,
-                                                                 include_pii=include_pii)]
-    return hits
 
 
 def scan_value(value: object, *, allowlist: Collection[str] = (),

@@ -9,14 +9,16 @@ a token may follow a separator (``x_ghp_…``), and ``redact_error`` for every t
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import re
+from collections.abc import Collection
 from functools import cache
 
 from loa_memory.errors import GrimoireError, LoaError
 from loa_memory.secrets.scan import SecretHit, scan_spans, scan_text
 
-_NAME_SEPARATORS = "_.:-@+"
+_NAME_SEPARATORS = "_.:-@+/"
 
 
 def redact_text(text: str) -> str:
@@ -42,16 +44,21 @@ def may_hold_secret(text: str) -> bool:
     return not text.isascii() or _re_long_run().search(text) is not None
 
 
-def name_hits(name: str) -> list[SecretHit]:
-    """What the gate finds in a name: the whole, then from after each separator (``x_ghp_…``: the token)."""
+def name_hits(name: str, *, allowlist: Collection[str] = (), include_pii: bool = True) -> list[SecretHit]:
+    """What the gate finds in a name (a file, folder or field name): the whole, then from after each separator
+    (``x_ghp_…``: the token); columns are within ``name``."""
     if not may_hold_secret(name):
         return []
-    hits = scan_text(name)
+    hits = scan_text(name, allowlist=allowlist, include_pii=include_pii)
     cuts = [i + 1 for i, c in enumerate(name[:2000]) if c in _NAME_SEPARATORS][:20]
     for cut in cuts:
         if hits:
             break
-        hits = scan_text(name[cut:])
+        if may_hold_secret(name[cut:]):
+            hits = [
+                dataclasses.replace(h, col=h.col + cut)
+                for h in scan_text(name[cut:], allowlist=allowlist, include_pii=include_pii)
+            ]
     return hits
 
 
