@@ -406,3 +406,23 @@ def test_mcp_argument_errors_never_quote_the_value(loa: Cli, tool: str, argument
     assert "Input should be" in str(info.value) or "input" in str(info.value).lower()
     for form in disguises(TOKEN):
         assert form not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        f"{TOKEN[:12]}\u200b{TOKEN[12:]}",
+        "\uff47\uff48\uff50" + TOKEN[3:],
+        f"{TOKEN[:20]}\n{TOKEN[20:]}",
+    ],
+)
+def test_a_transcript_with_a_hidden_token_is_captured_without_it(loa: Cli, tmp_path: Path, hidden: str) -> None:
+    path = tmp_path / "session.jsonl"
+    lines = [
+        {"role": "user", "content": f"No, send {hidden} as the mirror header instead of asking me."},
+        {"role": "assistant", "content": "Understood."},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = loa("capture", "--transcript", str(path))
+    assert result.exit_code == 0, result.output
+    assert_nowhere(loa.root, result.output)
