@@ -87,17 +87,30 @@ def fold(text: str) -> Mapped:
 
 
 _TOKEN_CHARS = "A-Za-z0-9_+/=.~-"
+_TOKEN_SET = "".join(sorted(set(string.ascii_letters + string.digits + "_+/=.~-")))
 _MAX_RUN = 400  # longer than any token a split detector reports
 
 
 @cache
 def _re_break() -> re.Pattern[str]:
-    # A line break (or an escaped one in a JSON/YAML string) between two characters tokens are made of, with the
-    # next line's indentation and a quote or trailer continuation marker.
-    return re.compile(rf"(?<=[{_TOKEN_CHARS}])(?:\r?\n|\\n)[ \t]*(?:> ?)?(?=[{_TOKEN_CHARS}])")
+    # A line break, with the next line's indentation and a quote or trailer continuation marker, before a token
+    # character. It starts with a literal, which ``re`` finds fast; the character before is checked by hand.
+    return re.compile(rf"\n[ \t]*(?:> ?)?(?=[{_TOKEN_CHARS}])")
 
 
-_TOKEN_SET = "".join(sorted(set(string.ascii_letters + string.digits + "_+/=.~-")))
+@cache
+def _re_escaped_break() -> re.Pattern[str]:
+    # The same, escaped inside a JSON or YAML string.
+    return re.compile(rf"\\n[ \t]*(?:> ?)?(?=[{_TOKEN_CHARS}])")
+
+
+def _breaks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every break between two token characters (the ``\\r`` of a CRLF counts as the break)."""
+    found = [(m.start() - 1 if m.start() and text[m.start() - 1] == "\r" else m.start(), m.end())
+             for m in _re_break().finditer(text)]
+    if "\\n" in text:
+        found = sorted(found + [m.span() for m in _re_escaped_break().finditer(text)])
+    return [(start, end) for start, end in found if start and text[start - 1] in _TOKEN_SET]
 
 
 @cache
@@ -121,14 +134,14 @@ def join_lines(text: str) -> Mapped | None:
     linear: list[bool] = []
     n = 0
     chain_end = -1  # where the last candidate's head run ended in the source
-    for m in _re_break().finditer(text):
-        head = _re_head().match(text, m.end(), m.end() + _MAX_RUN)
+    for break_start, break_end in _breaks(text):
+        head = _re_head().match(text, break_end, break_end + _MAX_RUN)
         if head is None:
             continue
-        window = text[max(0, m.start() - _MAX_RUN) : m.start()]
+        window = text[max(0, break_start - _MAX_RUN) : break_start]
         tail = window[len(window.rstrip(_TOKEN_SET)) :]
-        tail_start = m.start() - len(tail)
-        continuing = m.start() == chain_end  # the previous head run is this break's tail: one candidate
+        tail_start = break_start - len(tail)
+        continuing = break_start == chain_end  # the previous head run is this break's tail: one candidate
         if not continuing and not _could_be_token(tail + head.group(0)):
             continue
         if not continuing:  # a new candidate: its tail run first
@@ -144,7 +157,7 @@ def join_lines(text: str) -> Mapped | None:
             out.append(tail)
             n += len(tail)
         starts.append(n)
-        origins.append(m.end())
+        origins.append(break_end)
         linear.append(True)
         out.append(head.group(0))
         n += len(head.group(0))
