@@ -207,7 +207,8 @@ def check_references(grimoire: Grimoire, data: Mapping[str, Any]) -> None:
     """``led_to`` must name a memory that exists (a negative result points at what was done instead)."""
     led_to = data.get("led_to")
     if isinstance(led_to, str) and led_to and led_to not in grimoire.by_id:
-        raise ValidationError(f"led_to names {shown_id(led_to)}, which is not in the grimoire",
+        raise ValidationError(f"led_to names {led_to if is_valid_id(led_to) else shown_id(led_to)}, which is not "
+                              "in the grimoire",
                               hint="record what was done instead first, then point to its id; nothing was written")
 
 
