@@ -106,8 +106,10 @@ def _re_escaped_break() -> re.Pattern[str]:
 
 def _breaks(text: str) -> list[tuple[int, int]]:
     """(start, end) of every break between two token characters (the ``\\r`` of a CRLF counts as the break)."""
-    found = [(m.start() - 1 if m.start() and text[m.start() - 1] == "\r" else m.start(), m.end())
-             for m in _re_break().finditer(text)]
+    found = [
+        (m.start() - 1 if m.start() and text[m.start() - 1] == "\r" else m.start(), m.end())
+        for m in _re_break().finditer(text)
+    ]
     if "\\n" in text:
         found = sorted(found + [m.span() for m in _re_escaped_break().finditer(text)])
     return [(start, end) for start, end in found if start and text[start - 1] in _TOKEN_SET]
