@@ -16,11 +16,11 @@ from typing import Any
 from loa_memory.errors import GrimoireError, UsageError, ValidationError
 from loa_memory.model import Category, Entry, Finding
 from loa_memory.render.problems import problem_records
-from loa_memory.secrets.gate import check_secrets
+from loa_memory.secrets.gate import check_fields, check_secrets
 from loa_memory.store import atomic, git, schema, yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
-from loa_memory.store.ids import is_valid_id, next_id
+from loa_memory.store.ids import is_valid_id, next_id, shown_id
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.store.lock import locked
 from loa_memory.store.save import Changeset
@@ -83,7 +83,11 @@ def _ordered(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str],
                    moment: datetime | None = None) -> dict[str, Any]:
-    """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags."""
+    """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags.
+
+    The secret gate sees every field name, and the tags and thread as given, before they are normalised (a
+    lower-cased AWS key id is still the key); the values are scanned with their place when staged."""
+    check_fields(config, fields, values=("tags", "thread"))
     data = {key: value for key, value in fields.items() if value is not None}
     if "category" not in data:
         raise UsageError("a memory needs a category", hint="e.g. `loa-memory add decision \"...\"`")
@@ -116,7 +120,7 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
         data["thread"] = (normalise_tags([data["thread"]]) or [data["thread"]])[0]
     if "id" in data:
         if not is_valid_id(data["id"]):
-            raise ValidationError(f"id {data['id']!r} is not of the form MEM-YYYYMMDD-NNN",
+            raise ValidationError(f"id {shown_id(data['id'])} is not of the form MEM-YYYYMMDD-NNN",
                                   hint="leave the id out and one is allocated")
         if data["id"] in used_ids:
             raise ValidationError(f"id {data['id']} is already in use", hint="leave the id out and one is allocated")
@@ -210,7 +214,8 @@ def check_references(grimoire: Grimoire, data: Mapping[str, Any]) -> None:
     """``led_to`` must name a memory that exists (a negative result points at what was done instead)."""
     led_to = data.get("led_to")
     if isinstance(led_to, str) and led_to and led_to not in grimoire.by_id:
-        raise ValidationError(f"led_to names {led_to}, which is not in the grimoire",
+        raise ValidationError(f"led_to names {led_to if is_valid_id(led_to) else shown_id(led_to)}, which is not "
+                              "in the grimoire",
                               hint="record what was done instead first, then point to its id; nothing was written")
 
 
