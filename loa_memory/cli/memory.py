@@ -29,9 +29,11 @@ def _problems_exit(state: State, grimoire: Grimoire) -> int:
 @click.command()
 @click.option("--world", help="Also declare this world (grimoires/<world>/memory) in the config and create it.")
 @click.option("--description", default="", help="With --world: what the world holds.")
+@click.option("--layout", type=click.Choice(["entries", "lists"]), default="entries", show_default=True,
+              help="A new config's layout: one file per memory (merges without conflicts), or Loa's list files.")
 @format_option()
 @pass_state
-def init(state: State, world: str | None, description: str, fmt: str | None) -> None:
+def init(state: State, world: str | None, description: str, layout: str, fmt: str | None) -> None:
     """Create .loa.config.yaml, the grimoire folders and files, and .loa/ (never overwrites).
 
     \b
@@ -40,7 +42,7 @@ def init(state: State, world: str | None, description: str, fmt: str | None) -> 
     """
     from loa_memory.repo.init import init_repo
 
-    report = init_repo(state.find_root(), world, description)
+    report = init_repo(state.find_root(), world, description, "lists" if layout == "lists" else "entries")
     emit(state, fmt, report, lambda r: "\n".join([f"created {p}" for p in r["created"]]
                                                    or [f"already initialised: {r['root']}"]))
 

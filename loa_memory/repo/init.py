@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from loa_memory.errors import LoaError, UsageError
+from loa_memory.model import Layout
 from loa_memory.store import git, yamlio
 from loa_memory.store.atomic import write_atomic
 from loa_memory.store.config import CONFIG_NAME, LOCAL_DIR, Config, load_config
+from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import ensure_local_dir, locked
 
 CONFIG_TEMPLATE = """\
@@ -19,6 +21,9 @@ CONFIG_TEMPLATE = """\
 memory_schema:
   version: 1
   storage_dir: grimoires/loa/memory
+  # entries: one file per memory (branches that add memories merge without conflicts, with no merge driver);
+  # lists: one YAML list per category, Loa's layout. `loa-memory migrate --layout` converts.
+  layout: {layout}
   retrieval:
     max_per_query: 10
     min_confidence: 0.5
@@ -34,8 +39,12 @@ memory_schema:
 HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {name}`; reviewed like code.\n"
 
 
-def init_repo(root: Path, world: str | None = None, description: str = "") -> dict[str, Any]:
+def init_repo(root: Path, world: str | None = None, description: str = "",
+              layout: Layout = "entries") -> dict[str, Any]:
     """Create what is missing (never overwrite); returns what was created.
+
+    A new config gets ``layout`` (``entries``, one file per memory, unless told otherwise); an existing
+    config keeps its own.
 
     With ``world``, that world is added to the config's ``worlds`` (the grimoire that was there stays the
     first, default world) and its folders are made.
@@ -43,7 +52,7 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
     created: list[str] = []
     config_path = root / CONFIG_NAME
     if not config_path.exists():
-        config_path.write_text(CONFIG_TEMPLATE, "utf-8")
+        config_path.write_text(CONFIG_TEMPLATE.format(layout=layout), "utf-8")
         created.append(CONFIG_NAME)
     if world is not None:
         created += add_world(root, world, description)
@@ -52,7 +61,13 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
         memdir = root / each.storage_dir
         for cat in config.categories:
             target = memdir / cat.path
-            if cat.kind == "list":
+            if cat.kind == "list" and each.layout == "entries":
+                folder = memdir / entry_folder(cat)
+                if not folder.exists() and not target.exists():
+                    folder.mkdir(parents=True)
+                    (folder / ".gitkeep").touch()
+                    created.append(folder.relative_to(root).as_posix() + "/")
+            elif cat.kind == "list":
                 if not target.exists():
                     target.parent.mkdir(parents=True, exist_ok=True)
                     title = cat.path.removesuffix(".yaml").capitalize()

@@ -252,7 +252,7 @@ def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str]
     return found
 
 
-_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
+_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9a-z]{3,})", re.M)
 
 
 def first_commits(root: Path, folders: list[str], since: str | None = None) -> tuple[str, dict[str, str]] | None:
