@@ -31,10 +31,9 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def grimoire(repo: Path) -> Path:
-    """A git repository after `loa-memory init`."""
-    result = Cli(repo)(
-        "init", "--layout", "lists"
-    )  # the layout most tests were written for; see tests/store/test_layout.py
+    """A git repository after `loa-memory init --layout lists` (the layout most tests were written for; the
+    one-file-per-entry layout is tested in tests/store/test_layout.py)."""
+    result = Cli(repo)("init", "--layout", "lists")
     assert result.exit_code == 0, result.output
     return repo
 
@@ -47,8 +46,6 @@ def loa(grimoire: Path) -> Cli:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """How many JSON/YAML outputs the run validated against their published schemas (tests/fixtures.py)."""
     if CONTRACT_CHECKS:
-        terminalreporter.write_line(
-            f"JSON contract: {sum(CONTRACT_CHECKS.values())} outputs of "
-            f"{len(CONTRACT_CHECKS)} schemas validated "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(CONTRACT_CHECKS.items()))})"
-        )
+        terminalreporter.write_line(f"JSON contract: {sum(CONTRACT_CHECKS.values())} outputs of "
+                                    f"{len(CONTRACT_CHECKS)} schemas validated "
+                                    f"({', '.join(f'{k} {v}' for k, v in sorted(CONTRACT_CHECKS.items()))})")

@@ -277,3 +277,26 @@ def first_commits(root: Path, folders: list[str], since: str | None = None) -> t
 def is_ancestor(root: Path, older: str, newer: str = "HEAD") -> bool:
     out = _plain(root, "merge-base", "--is-ancestor", older, newer)
     return out is not None and out[0] == 0
+
+
+def merging_rev(root: Path) -> str | None:
+    """The commit being merged, rebased or cherry-picked into HEAD right now (None: none is)."""
+    for name in ("MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"):
+        found = _plain(root, "rev-parse", "-q", "--verify", f"{name}^{{commit}}")
+        if found is not None and found[0] == 0 and found[1].strip():
+            return found[1].strip()
+    return None
+
+
+def grep_matches(root: Path, rev: str, pattern: str, folders: list[str]) -> list[tuple[str, str]]:
+    """(path, matched text) of every match of the extended regular expression ``pattern`` in the files under
+    ``folders`` at ``rev`` (empty when nothing matches or git cannot tell)."""
+    found = _plain(root, "grep", "-o", "-I", "-E", pattern, rev, "--", *folders)
+    if found is None or found[0] != 0:
+        return []
+    matches = []
+    for line in found[1].splitlines():  # "<rev>:<path>:<match>"
+        _rev, _sep, rest = line.partition(":")
+        path, _sep, text = rest.rpartition(":")
+        matches.append((path, text))
+    return matches
