@@ -187,12 +187,35 @@ def merge_base(root: Path, a: str, b: str = "HEAD") -> str:
 
 
 def files_at(root: Path, rev: str, folders: list[str]) -> dict[str, str]:
-    """The text of every file under ``folders`` at revision ``rev`` (path relative to the root → text)."""
-    listed = run(root, "ls-tree", "-r", "--name-only", rev, "--", *folders)
-    texts = {}
-    for path in listed.splitlines():
-        if path.endswith((".yaml", ".yml", ".md")):
-            texts[path] = run(root, "show", f"{rev}:{path}")
+    """The text of every file under ``folders`` at revision ``rev`` (path relative to the root → text), read
+    with one ``git cat-file --batch``: a grimoire of one file per entry holds thousands of files."""
+    listed = run(root, "ls-tree", "-r", rev, "--", *folders)
+    wanted: list[tuple[str, str]] = []  # (blob, path)
+    for line in listed.splitlines():
+        meta, _tab, path = line.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob" and path.endswith((".yaml", ".yml", ".md")):
+            wanted.append((parts[2], path))
+    if not wanted:
+        return {}
+    import subprocess
+
+    stdin = "".join(f"{blob}\n" for blob, _path in wanted).encode()
+    try:
+        done = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"], input=stdin, capture_output=True,
+                              check=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(f"git cat-file failed: {exc}", hint="check the repository state (`git status`)") from None
+    data, pos, texts = done.stdout, 0, {}
+    for _blob, path in wanted:
+        end = data.index(b"\n", pos)
+        header = data[pos:end].split()
+        if len(header) != 3:  # "<blob> missing": no content follows
+            pos = end + 1
+            continue
+        size = int(header[2])
+        texts[path] = data[end + 1:end + 1 + size].decode("utf-8", errors="replace")
+        pos = end + 1 + size + 1
     return texts
 
 
