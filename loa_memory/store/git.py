@@ -303,11 +303,28 @@ def is_ancestor(root: Path, older: str, newer: str = "HEAD") -> bool:
 
 
 def merging_rev(root: Path) -> str | None:
-    """The commit being merged, rebased or cherry-picked into HEAD right now (None: none is)."""
-    for name in ("MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"):
-        found = _plain(root, "rev-parse", "-q", "--verify", f"{name}^{{commit}}")
-        if found is not None and found[0] == 0 and found[1].strip():
-            return found[1].strip()
+    """The commit being merged, rebased or cherry-picked into HEAD right now, as a merge driver sees it (None:
+    none, or git does not say): ``git merge`` names it in ``GITHEAD_<sha>``; a rebase in ``rebase-merge/done``."""
+    import os
+
+    heads = [name[len("GITHEAD_"):] for name in os.environ if name.startswith("GITHEAD_")]
+    if len(heads) == 1:
+        return heads[0]
+    found = _plain(root, "rev-parse", "--git-path", "rebase-merge/done")
+    if found is not None and found[0] == 0:
+        done = Path(found[1].strip())
+        done = done if done.is_absolute() else root / done
+        try:
+            steps = done.read_text("utf-8").split("\n")
+        except OSError:
+            steps = []
+        last = next((step.split() for step in reversed(steps) if step.strip()), [])
+        if len(last) >= 2 and last[0] in ("pick", "p", "reword", "r", "edit", "e", "squash", "s", "fixup", "f"):
+            return last[1]
+    for name in ("MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"):
+        head = _plain(root, "rev-parse", "-q", "--verify", f"{name}^{{commit}}")
+        if head is not None and head[0] == 0 and head[1].strip():
+            return head[1].strip()
     return None
 
 
