@@ -22,6 +22,8 @@ def _text(action: str, record: dict[str, Any]) -> str:
     ]
     if record["comments_dropped"]:
         lines.append(f"note: {record['comments_dropped']} comment line(s) between list items had no entry to go with")
+    if record["renumbered"]:
+        lines.append(f"{record['renumbered']} id(s) given Loa's MEM-YYYYMMDD-NNN form (old ids kept in aliases)")
     if record["staged"]:
         lines.append("staged in git: review with `git status`, then commit")
     return "\n".join(lines)
@@ -55,16 +57,23 @@ def migrate(state: State, layout: str, worlds: tuple[str, ...], fmt: str | None)
     help="The layout to write (Loa's list files).",
 )
 @click.option("--world", "worlds", multiple=True, help="Only this world (repeatable; default: every world).")
+@click.option(
+    "--loa-ids",
+    is_flag=True,
+    help="Give random-form ids Loa's MEM-YYYYMMDD-NNN form in the copy "
+    "(references rewritten, old id in aliases): Loa's own schema accepts only that form.",
+)
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @format_option()
 @pass_state
-def export(state: State, layout: str, worlds: tuple[str, ...], directory: Path, fmt: str | None) -> None:
+def export(state: State, layout: str, worlds: tuple[str, ...], loa_ids: bool, directory: Path, fmt: str | None) -> None:
     """Write the grimoire, in Loa's list layout, under DIRECTORY (the grimoire is not changed).
 
     \b
-    loa-memory export --layout lists /tmp/loa   # /tmp/loa/grimoires/loa/memory/decisions.yaml ...
+    loa-memory export --layout lists /tmp/loa             # /tmp/loa/grimoires/loa/memory/decisions.yaml ...
+    loa-memory export --layout lists --loa-ids /tmp/loa   # ... with ids Loa's schema accepts
     """
     from loa_memory.write.layout import export_lists
 
-    report = export_lists(state.config(), directory, worlds)
+    report = export_lists(state.config(), directory, worlds, loa_ids=loa_ids)
     emit(state, fmt, dataclasses.asdict(report), lambda r: _text("wrote", r) + f"\nunder {directory}")

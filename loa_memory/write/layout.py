@@ -11,8 +11,10 @@ they are counted in the report.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +22,12 @@ from loa_memory.errors import GrimoireError, UsageError
 from loa_memory.model import Category, Layout
 from loa_memory.store import atomic, git, yamlio
 from loa_memory.store.config import CONFIG_NAME, Config, World, load_config
+from loa_memory.store.ids import is_valid_id, next_id
 from loa_memory.store.layout import entry_file_name, entry_folder
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.store.lock import locked
 from loa_memory.write.add import recover
+from loa_memory.write.renumber import rewrite_references
 
 _GITKEEP = ".gitkeep"
 
@@ -40,6 +44,7 @@ class LayoutReport:
     comments_dropped: int = 0
     staged: bool = False
     unchanged: bool = False
+    renumbered: int = 0  # export --loa-ids: ids given Loa's 3-digit form in the copy
 
 
 def _list_categories(config: Config) -> list[Category]:
@@ -232,10 +237,14 @@ def _stage(config: Config, paths: list[str]) -> bool:
     return True
 
 
-def export_lists(config: Config, destination: Path, worlds: Sequence[str] = ()) -> LayoutReport:
+def export_lists(
+    config: Config, destination: Path, worlds: Sequence[str] = (), *, loa_ids: bool = False
+) -> LayoutReport:
     """Write the chosen worlds (all by default) to ``destination`` in the ``lists`` layout, as Loa reads them:
-    ``<destination>/<storage_dir>/decisions.yaml``..., every other memory file copied as it is. The grimoire
-    itself is not touched."""
+    ``<destination>/<storage_dir>/decisions.yaml``..., every other memory file copied as it is. With ``loa_ids``,
+    ids of the random form become Loa's ``MEM-YYYYMMDD-NNN`` in the copy (oldest first, after the day's highest
+    sequence; the old id kept in ``aliases``, every reference rewritten), which Loa's own schema requires.
+    The grimoire itself is not touched."""
     chosen = [config.world(name) for name in worlds] if worlds else list(config.worlds)
     report = LayoutReport("lists", [w.name for w in chosen])
     destination = destination.resolve()
@@ -264,8 +273,68 @@ def export_lists(config: Config, destination: Path, worlds: Sequence[str] = ()) 
                 and not any(part.startswith(".") for part in path.relative_to(memdir).parts)
             ):
                 out[path] = path.read_text("utf-8")
+    if loa_ids:
+        mapping = _loa_id_mapping(grimoire)
+        report.renumbered = len(mapping)
+        out = {path: _with_ids(text, mapping, path.suffix == ".md") for path, text in out.items()}
     for path, text in sorted(out.items()):
         rel = path.relative_to(config.root)
         atomic.write_atomic(destination / rel, text)
         report.written.append((destination / rel).as_posix())
     return report
+
+
+_LOA_FORM = re.compile(r"^MEM-[0-9]{8}-[0-9]{3}$")
+
+
+def _loa_id_mapping(grimoire: Grimoire) -> dict[str, str]:
+    """old id → a free ``MEM-YYYYMMDD-NNN`` of its day, for every id not of that form (oldest entry first)."""
+    used = grimoire.ids()
+    mapping: dict[str, str] = {}
+    for entry in sorted(grimoire.entries + grimoire.invalid, key=lambda e: (e.timestamp, e.id)):
+        if _LOA_FORM.match(entry.id) or entry.id in mapping or not is_valid_id(entry.id):
+            continue
+        day = date(int(entry.id[4:8]), int(entry.id[8:10]), int(entry.id[10:12]))
+        mapping[entry.id] = next_id(used, day, "loa")
+        used.add(mapping[entry.id])
+    return mapping
+
+
+def _updates(data: Any, mapping: dict[str, str]) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        return {}
+    updates: dict[str, Any] = {}
+    view = dict(data)
+    for old, new in mapping.items():
+        found = rewrite_references(view, old, new)
+        view.update(found)
+        updates.update(found)
+    old_id = str(data.get("id"))
+    if old_id in mapping:
+        updates["id"] = mapping[old_id]
+        updates["aliases"] = [*(data.get("aliases") or []), old_id]
+    return updates
+
+
+def _with_ids(text: str, mapping: dict[str, str], markdown: bool) -> str:
+    """``text`` (a list file, or a Markdown memory) with the ids of ``mapping`` and the references to them renamed."""
+    if not mapping or not any(old in text for old in mapping):
+        return text
+    if markdown:
+        front = next(yamlio.iter_front_matter(text), None)
+        if front is None:
+            return text
+        updates = _updates(yamlio.load_text(front[0]), mapping)
+        return f"---\n{yamlio.patch_item(front[0], updates)}---\n{front[1]}" if updates else text
+    split = yamlio.split_items(text)
+    if split.items is None:
+        return text
+    pieces, pos = [], 0
+    for item in split.items:
+        pieces.append(text[pos : item.start])
+        loaded = yamlio.load_text(item.text)
+        updates = _updates(loaded[0] if isinstance(loaded, list) and loaded else None, mapping)
+        pieces.append(yamlio.patch_item(item.text, updates) if updates else item.text)
+        pos = item.end
+    pieces.append(text[pos:])
+    return "".join(pieces)

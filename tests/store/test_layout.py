@@ -176,3 +176,26 @@ def test_export_writes_loa_list_files_outside_the_grimoire(fresh: Cli, tmp_path:
     assert _files(fresh.root, "decisions")  # the grimoire itself is untouched
     inside = fresh("export", "--layout", "lists", str(fresh.root / MEMDIR / "x"))
     assert inside.exit_code == 2 and "inside the grimoire" in inside.stderr
+
+
+def test_export_with_loa_ids_validates_against_loas_schema(fresh: Cli, tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    first = fresh.json("add", "decision", "Use PostgreSQL.", "--confidence", "0.95")["id"]
+    second = fresh.json("supersede", first, "Use PostgreSQL 16.", "--confidence", "0.95")["id"]
+    fresh("add", "learning", "JSONB needs GIN indexes.", "--link", f"related_to:{second}")
+    out = tmp_path / "export"
+    assert fresh.json("export", "--layout", "lists", "--loa-ids", str(out))["renumbered"] == 3
+    loa_schema = json.loads((Path(__file__).resolve().parents[1] / "compat" / "loa-memory.schema.json").read_text())
+    decisions = yaml.safe_load((out / MEMDIR / "decisions.yaml").read_text())
+    learnings = yaml.safe_load((out / MEMDIR / "learnings.yaml").read_text())
+    for entry in decisions + learnings:
+        jsonschema.validate(entry, loa_schema)
+    old, new = decisions
+    old, new = (old, new) if old["content"] == "Use PostgreSQL." else (new, old)
+    assert old["aliases"] == [first] and new["aliases"] == [second]
+    assert old["superseded_by"] == new["id"] and new["supersedes"] == old["id"]
+    assert learnings[0]["links"] == [{"to": new["id"], "relation": "related_to"}]
