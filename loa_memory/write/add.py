@@ -147,6 +147,8 @@ def target_path(config: Config, cat: Category, world: str, data: Mapping[str, An
             key = _slug(str(data.get("agent") or data["source"].get("agent") or "agent"))
         else:
             key = str(data["source"]["timestamp"])[:10]
+        if config.world(world).layout == "entries":  # one file per entry here too: two branches never share one
+            return memdir / cat.path / f"{key}-{data['id']}.yaml"
         return memdir / cat.path / f"{key}.yaml"
     base = _slug(str(data.get("title") or data.get("summary") or data["id"]))
     candidate = memdir / cat.path / f"{base}.md"

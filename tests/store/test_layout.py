@@ -199,3 +199,13 @@ def test_export_with_loa_ids_validates_against_loas_schema(fresh: Cli, tmp_path:
     assert old["aliases"] == [first] and new["aliases"] == [second]
     assert old["superseded_by"] == new["id"] and new["supersedes"] == old["id"]
     assert learnings[0]["links"] == [{"to": new["id"], "relation": "related_to"}]
+
+
+def test_ledgers_and_episodes_get_one_file_per_entry_too(fresh: Cli) -> None:
+    first = fresh.json("ledger", "checkpoint", "--agent", "claude", "--task", "migrate the layout")
+    second = fresh.json("ledger", "checkpoint", "--agent", "claude", "--task", "write the tests")
+    assert first["path"] == f"{MEMDIR}/ledgers/claude-{first['id']}.yaml" != second["path"]
+    episode = fresh.json("session", "end", "--summary", "moved the grimoire to one file per entry")
+    assert re.fullmatch(rf"{MEMDIR}/episodic/[0-9-]{{10}}-MEM-[0-9a-z-]+\.yaml", episode["path"]), episode["path"]
+    assert "write the tests" in fresh("ledger", "show", "claude").stdout
+    assert fresh("lint").exit_code == 0
