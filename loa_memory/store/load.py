@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +22,7 @@ from loa_memory.model import Entry, Finding, Status
 from loa_memory.store import atomic, yamlio
 from loa_memory.store import schema as schema_mod
 from loa_memory.store.cache import chunks, memo
-from loa_memory.store.cache.parsed import load_file
+from loa_memory.store.cache.parsed import Loaded, load_file, load_folder
 from loa_memory.store.config import CONFIG_NAME, Config
 from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import locked
@@ -226,16 +227,30 @@ def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
             for cat in config.categories:
                 target = base / cat.path
                 if cat.kind == "list":  # the list file, and the entry files of the `entries` layout
-                    paths = [target] if target.is_file() else []
+                    if target.is_file():
+                        yield MemoryFile(target, target.relative_to(config.root).as_posix(), world.name, cat,
+                                         archived)
                     folder = base / entry_folder(cat)
-                    if folder != target and folder.is_dir():
-                        paths += sorted(folder.glob("*.yaml"))
+                    if folder != target:
+                        rel = folder.relative_to(config.root).as_posix()
+                        for name in _yaml_names(folder):
+                            yield MemoryFile(folder / name, f"{rel}/{name}", world.name, cat, archived, True)
+                    continue
                 elif cat.kind == "markdown":  # notes keep the folders an agent gives them
                     paths = sorted(_markdown_files(target)) if target.is_dir() else []
                 else:
                     paths = sorted(target.glob("*.yaml")) if target.is_dir() else []
                 for path in paths:
                     yield MemoryFile(path, path.relative_to(config.root).as_posix(), world.name, cat, archived)
+
+
+def _yaml_names(folder: Path) -> list[str]:
+    """The ``*.yaml`` files of an entry folder, sorted (``os.scandir``: a folder may hold thousands)."""
+    try:
+        with os.scandir(folder) as found:
+            return sorted(e.name for e in found if e.name.endswith(".yaml") and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def _markdown_files(folder: Path) -> Iterator[Path]:
@@ -285,9 +300,17 @@ def _load_grimoire(config: Config, worlds: tuple[str, ...] | None, use_cache: bo
     schema = schema_mod.memory_schema_for(config.categories)
     cache_dir = config.local_dir / "cache" / "load"
     with gc_paused():
-        for mf in iter_memory_files(config, worlds):
+        files = list(iter_memory_files(config, worlds))
+        folders: dict[str, list[MemoryFile]] = {}
+        for mf in files:
+            if mf.entry_file:
+                folders.setdefault(mf.rel.rpartition("/")[0], []).append(mf)
+        in_folders: dict[str, Loaded] = {}
+        for rel, members in folders.items():
+            in_folders.update(load_folder(rel, members, schema, key, cache_dir if use_cache else None))
+        for mf in files:
             grimoire.files.append(mf)
-            loaded = load_file(mf, schema, key, cache_dir if use_cache else None)
+            loaded = in_folders.get(mf.rel) or load_file(mf, schema, key, cache_dir if use_cache else None)
             grimoire.items[mf.rel] = items = loaded.items
             if loaded.broken:
                 grimoire.broken.add(mf.rel)
