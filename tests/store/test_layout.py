@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -209,3 +210,24 @@ def test_ledgers_and_episodes_get_one_file_per_entry_too(fresh: Cli) -> None:
     assert re.fullmatch(rf"{MEMDIR}/episodic/[0-9-]{{10}}-MEM-[0-9a-z-]+\.yaml", episode["path"]), episode["path"]
     assert "write the tests" in fresh("ledger", "show", "claude").stdout
     assert fresh("lint").exit_code == 0
+
+
+def test_entry_folders_are_cached_per_folder_and_equal_a_fresh_parse(fresh: Cli) -> None:
+    added = [fresh.json("add", "fact", f"Fact {n} for the cache.", "--confidence", "0.95") for n in range(3)]
+    config = load_config(fresh.root)
+
+    def snapshot(use_cache: bool) -> list[tuple[str, int, str, str]]:
+        grimoire = load_grimoire(config, use_cache=use_cache)
+        return sorted((e.path, e.line, e.id, e.summary) for e in grimoire.entries) + sorted(
+            (p.path, p.line, p.rule, p.message) for p in grimoire.problems
+        )
+
+    assert snapshot(True) == snapshot(False)
+    assert len(list((fresh.root / ".loa" / "cache" / "load").glob("*.dir.marshal"))) == 1
+    path = fresh.root / added[1]["path"]
+    path.write_text(path.read_text().replace("summary: Fact 1", "summary: Fact one"))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10_000_000))
+    (fresh.root / added[2]["path"]).unlink()
+    cached = snapshot(True)
+    assert cached == snapshot(False)
+    assert sorted(row[3] for row in cached) == ["Fact 0 for the cache.", "Fact one for the cache."]
