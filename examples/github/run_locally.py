@@ -42,8 +42,9 @@ def run_workflow(workflow: Path, base: str, summary: Path) -> int:
     """Run the workflow's steps; returns the job's exit status."""
     spec: dict[str, Any] = yaml.safe_load(workflow.read_text("utf-8"))
     env = {**os.environ, "GITHUB_BASE_REF": base, "GITHUB_STEP_SUMMARY": str(summary.resolve())}
-    has_origin = subprocess.run(["git", "rev-parse", "-q", "--verify", f"origin/{base}"],
-                                capture_output=True).returncode == 0
+    has_origin = (
+        subprocess.run(["git", "rev-parse", "-q", "--verify", f"origin/{base}"], capture_output=True).returncode == 0
+    )
     outcomes: dict[str, str] = {}
     failed = False
     for job in spec["jobs"].values():
@@ -52,8 +53,9 @@ def run_workflow(workflow: Path, base: str, summary: Path) -> int:
                 continue
             if not _wanted(step.get("if"), outcomes, failed):
                 continue
-            script = step["run"] if has_origin else step["run"].replace("origin/${GITHUB_BASE_REF}",
-                                                                        "${GITHUB_BASE_REF}")
+            script = (
+                step["run"] if has_origin else step["run"].replace("origin/${GITHUB_BASE_REF}", "${GITHUB_BASE_REF}")
+            )
             print(f"::group::{step.get('name', script.splitlines()[0])}", flush=True)
             code = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], env=env).returncode
             print("::endgroup::", flush=True)
