@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from loa_memory.errors import LoaError, UsageError
-from loa_memory.model import Layout
+from loa_memory.model import DEFAULT_CATEGORIES, Layout
 from loa_memory.store import git, yamlio
 from loa_memory.store.atomic import write_atomic
 from loa_memory.store.config import CONFIG_NAME, LOCAL_DIR, Config, load_config
 from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import ensure_local_dir, locked
+from loa_memory.store.settings import STORAGE_DIR
 
 CONFIG_TEMPLATE = """\
 # loa-memory settings (schema: schemas/config.schema.json; every key is optional)
@@ -40,11 +41,11 @@ HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {na
 
 
 def init_repo(root: Path, world: str | None = None, description: str = "",
-              layout: Layout = "entries") -> dict[str, Any]:
+              layout: Layout | None = None) -> dict[str, Any]:
     """Create what is missing (never overwrite); returns what was created.
 
-    A new config gets ``layout`` (``entries``, one file per memory, unless told otherwise); an existing
-    config keeps its own.
+    A new config gets ``layout``; by default ``entries`` (one file per memory), or ``lists`` where a grimoire
+    of list files is already there without a config. An existing config keeps its own.
 
     With ``world``, that world is added to the config's ``worlds`` (the grimoire that was there stays the
     first, default world) and its folders are made.
@@ -52,7 +53,7 @@ def init_repo(root: Path, world: str | None = None, description: str = "",
     created: list[str] = []
     config_path = root / CONFIG_NAME
     if not config_path.exists():
-        config_path.write_text(CONFIG_TEMPLATE.format(layout=layout), "utf-8")
+        config_path.write_text(CONFIG_TEMPLATE.format(layout=layout or _found_layout(root)), "utf-8")
         created.append(CONFIG_NAME)
     if world is not None:
         created += add_world(root, world, description)
@@ -83,6 +84,13 @@ def init_repo(root: Path, world: str | None = None, description: str = "",
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
     return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}
+
+
+def _found_layout(root: Path) -> Layout:
+    """``lists`` where the default grimoire already holds list files (it keeps working unchanged), else ``entries``."""
+    memdir = root / STORAGE_DIR
+    has_lists = any((memdir / cat.path).is_file() for cat in DEFAULT_CATEGORIES if cat.kind == "list")
+    return "lists" if has_lists else "entries"
 
 
 _WORLD_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

@@ -231,3 +231,18 @@ def test_entry_folders_are_cached_per_folder_and_equal_a_fresh_parse(fresh: Cli)
     cached = snapshot(True)
     assert cached == snapshot(False)
     assert sorted(row[3] for row in cached) == ["Fact 0 for the cache.", "Fact one for the cache."]
+
+
+def test_init_where_list_files_are_already_there_keeps_the_list_layout(repo: Path) -> None:
+    decisions = repo / MEMDIR / "decisions.yaml"
+    decisions.parent.mkdir(parents=True)
+    decisions.write_text(
+        "- id: MEM-20260101-001\n  category: decision\n  summary: Kept\n  content: Kept\n"
+        "  confidence: 0.95\n  source: {session_id: s, timestamp: '2026-01-01T10:00:00Z'}\n"
+    )
+    loa = Cli(repo)
+    assert loa("init").exit_code == 0
+    assert "layout: lists" in (repo / ".loa.config.yaml").read_text()
+    added = loa.json("add", "decision", "Another decision.", "--confidence", "0.95")
+    assert re.fullmatch(r"MEM-[0-9]{8}-[0-9]{3}", added["id"])  # and Loa's ids go on
+    assert decisions.read_text().count("- id:") == 2
