@@ -22,6 +22,7 @@ import contextlib
 import io
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -320,7 +321,9 @@ def main() -> int:
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"]
     start = time.perf_counter()
     results = measure(args.runs, args.adds, args.lists_runs)
-    text = report(results, args.runs, args.adds, time.perf_counter() - start, ", ".join(load))
+    used = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    cpu = sum(u.ru_utime + u.ru_stime for u in used)
+    text = report(results, args.runs, args.adds, time.perf_counter() - start, f"{', '.join(load)}; {cpu:.0f} s of CPU")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n", "utf-8")
     print(text)
