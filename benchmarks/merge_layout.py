@@ -1,11 +1,12 @@
 """Two branches that only add memories, merged where no merge driver runs (as GitHub's button, a fresh clone).
 
-Each run: an upstream repository with a grimoire, two clones (git does not copy the merge driver's config, and
-the driver is unset upstream too), branch ``a`` in one and ``b`` in the other each add 20 memories of the same
-five categories on the same day through the in-process CLI (19 adds, some linking to an earlier entry of the
-branch, and one supersede), in 4 commits. Then, in clone ``a``: ``git merge origin/b`` (ort, default options)
-and, from ``a`` again, ``git rebase origin/b``; each counts conflicts, entries lost or doubled, ids carried by
-two entries, and references that no longer mean what their branch meant.
+Each run: an upstream repository with a grimoire and two clones (git does not copy the merge driver's config;
+loa-memory's writes set it up, so it is unset again before merging, as GitHub's merge button ignores it).
+Branch ``a`` in one clone and ``b`` in the other each add 20 memories of the same five categories on the same
+day through the in-process CLI (19 adds, some linking to an earlier entry of the branch, and one supersede), in
+4 commits. Then, in clone ``a``: ``git merge origin/b`` (ort, default options) and, from ``a`` again, ``git
+rebase origin/b``; each counts conflicts, entries lost or doubled, ids carried by two entries, and references
+that no longer mean what their branch meant.
 
 Scenarios: the layout and id form of a new grimoire (``entries``, random ids); the old list files for
 comparison; and a grimoire that keeps Loa's 3-digit ids (``entries`` layout, ``id_style: loa``), where the PR
@@ -188,6 +189,11 @@ def _grimoire_check(root: Path, branches: list[Branch], expected: list[str]) -> 
     return lost, doubled, duplicate_ids, wrong
 
 
+def _no_driver(root: Path) -> None:
+    """Merge as GitHub's button does: loa-memory's writes set the merge driver up in a clone, so unset it."""
+    git(root, "config", "--unset", "merge.loa-memory.driver", check=False)
+
+
 def _conflicted(root: Path) -> bool:
     return bool(git(root, "diff", "--name-only", "--diff-filter=U").stdout.strip())
 
@@ -198,6 +204,7 @@ def one_run(base: Path, layout: str, id_style: str | None, adds: int, merge: Tal
     git(b, "push", "-q", "origin", "b")
     git(a, "fetch", "-q", "origin")
     expected = ["The base fact every branch starts from.", *branches[0].contents, *branches[1].contents]
+    _no_driver(a)
     for tally, command in ((merge, ["merge", "--no-edit", "-q", "origin/b"]), (rebase, ["rebase", "-q", "origin/b"])):
         git(a, "checkout", "-q", "-B", f"try-{command[0]}", "a")
         tally.runs += 1
@@ -230,6 +237,7 @@ def pr_check_run(base: Path, adds: int, tally: PrCheck) -> None:
     git(b, "push", "-q", "origin", "b")
     git(a, "fetch", "-q", "origin")
     git(a, "checkout", "-q", "-B", "main", "origin/main")
+    _no_driver(a)
     done = git(a, "merge", "--no-edit", "-q", "origin/b", check=False)
     if done.returncode or _conflicted(a):
         tally.merge_conflicts += 1

@@ -73,7 +73,7 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
     """One episode candidate per cue in the transcript (timed by its turn, else ``moment``)."""
     session = session_id or transcript.session_id
     shown = _shown_path(config.root, transcript.path)
-    for cue in detect(transcript.turns):
+    for cue in detect(transcript.turns, transcript.calls):
         quote = cue.evidence[0]
         content = quote if cue.kind != "error" else f"{cue.fields['error']}\nResolution: {cue.fields.get('resolution')}"
         gist = summarise(str(cue.fields.get("lesson") or quote))
@@ -92,6 +92,8 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
             "evidence": list(cue.evidence),
             **cue.fields,
         }
+        if "trigger" in fields:  # the agent's command line may hold a token: keep the correction, withhold that
+            fields["trigger"] = _scrub(config, fields["trigger"])
         yield Candidate(f"{shown}:{cue.turn.line}", fields, evidence_key=(session, evidence_text(cue.evidence)),
                         unresolved=not cue.resolved)
 

@@ -23,6 +23,7 @@ from loa_memory.errors import SecretRefused, ValidationError
 from loa_memory.secrets.gate import check_secrets
 from loa_memory.store import yamlio
 from loa_memory.store.config import Config
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import now_utc, parse_time
 from loa_memory.write.add import (
@@ -98,6 +99,8 @@ def capture(config: Config, options: CaptureOptions, *, moment: datetime | None 
         candidates.extend(trace_candidates(config, transcript, options.session_id, moment))
     if candidates:
         _write(config, candidates, options, report, moment or now_utc())
+    if not options.dry_run:
+        record_run(config, "capture", {"added": len(report.added), "skipped": len(report.skipped)}, moment)
     return report
 
 

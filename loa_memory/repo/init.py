@@ -42,7 +42,8 @@ HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {na
 
 def init_repo(root: Path, world: str | None = None, description: str = "",
               layout: Layout | None = None) -> dict[str, Any]:
-    """Create what is missing (never overwrite); returns what was created.
+    """Create what is missing (never overwrite); returns what was created and what was updated (a line added
+    to a file that was there: the config's ``worlds``, ``.gitattributes``).
 
     A new config gets ``layout``; by default ``entries`` (one file per memory), or ``lists`` where a grimoire
     of list files is already there without a config. An existing config keeps its own.
@@ -51,12 +52,14 @@ def init_repo(root: Path, world: str | None = None, description: str = "",
     first, default world) and its folders are made.
     """
     created: list[str] = []
+    updated: list[str] = []
     config_path = root / CONFIG_NAME
-    if not config_path.exists():
+    config_existed = config_path.exists()
+    if not config_existed:
         config_path.write_text(CONFIG_TEMPLATE.format(layout=layout or _found_layout(root)), "utf-8")
         created.append(CONFIG_NAME)
     if world is not None:
-        created += add_world(root, world, description)
+        (updated if config_existed else created).extend(add_world(root, world, description))
     config = load_config(root)
     for each in config.worlds:
         memdir = root / each.storage_dir
@@ -78,12 +81,16 @@ def init_repo(root: Path, world: str | None = None, description: str = "",
                 target.mkdir(parents=True)
                 (target / ".gitkeep").touch()
                 created.append(target.relative_to(root).as_posix() + "/")
-    created += register_merge(root, config)
+    attributes_existed = (root / ".gitattributes").exists()
+    driver_existed = git.get_config(root, "merge.loa-memory.driver") is not None
+    for done in register_merge(root, config):
+        existed = attributes_existed if done == ".gitattributes" else driver_existed
+        (updated if existed else created).append(done)
     local = root / LOCAL_DIR
     if not (local / ".gitignore").exists():
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
-    return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}
+    return {"root": str(root), "created": created, "updated": updated, "worlds": [w.name for w in config.worlds]}
 
 
 def _found_layout(root: Path) -> Layout:

@@ -17,7 +17,7 @@ from loa_memory.errors import GrimoireError, UsageError, ValidationError
 from loa_memory.model import Category, Entry, Finding
 from loa_memory.render.problems import problem_records
 from loa_memory.secrets.gate import check_secrets
-from loa_memory.store import atomic, schema, yamlio
+from loa_memory.store import atomic, git, schema, yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
 from loa_memory.store.ids import is_valid_id, next_id
@@ -126,13 +126,20 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     return _ordered(data)
 
 
+_REQUIRED = re.compile(r"^entry: ([a-z_]+) is required$")
+
+
 def validate_new(config: Config, data: Mapping[str, Any]) -> None:
     """Raise ``ValidationError`` naming the first field that breaks the schema."""
     problems = schema.validate(dict(data), schema.memory_schema_for(config.categories))
     if problems:
         details = "; ".join(p.message for p in problems[:5])
+        missing = [m[1] for p in problems if (m := _REQUIRED.match(p.message))]
+        flags = " and ".join(f"--{name.replace('_', '-')} TEXT" for name in missing)
+        category = data.get("category", "CATEGORY")
         raise ValidationError(f"the entry is not valid: {details}",
-                              hint="see `schemas/memory.schema.json`; nothing was written")
+                              hint=(f"pass {flags} (or those fields in --from-json); " if flags else "")
+                              + f"`loa-memory add {category} --help` lists every field's flag; nothing was written")
 
 
 def target_path(config: Config, cat: Category, world: str, data: Mapping[str, Any]) -> Path:
@@ -300,5 +307,21 @@ def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoi
 
 
 def recover(config: Config) -> None:
-    """Finish a transaction that a crash interrupted (call under the lock)."""
+    """Finish a transaction that a crash interrupted (call under the lock, before every write). Every write also
+    configures the merge driver in a clone that lacks it (quietly; ``hooks install`` and ``lint`` say so when
+    it cannot be written), so that any clone that writes memories merges them entry by entry."""
     atomic.recover(config.local_dir, [config.root / w.storage_dir for w in config.worlds])
+    git.ensure_merge_driver(config.root)
+
+
+def expired_note(written: Written, moment: datetime | None = None) -> str | None:
+    """A warning when the entry just written has already expired (its ttl ran out before ``moment``)."""
+    from loa_memory.store.times import parse_time
+
+    expires = parse_time(str(written.data.get("expires_at") or ""))
+    if expires is None or expires > (moment or now_utc()):
+        return None
+    return (f"warning: {written.data['id']} has already expired ({written.data['expires_at']}, ttl "
+            f"{written.data.get('ttl')} from source.timestamp {written.data.get('source', {}).get('timestamp')}): "
+            "search and recall leave it out and `loa-memory archive` moves it; supersede it with a longer --ttl "
+            "if it still holds")
