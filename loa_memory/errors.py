@@ -122,3 +122,10 @@ class LockTimeout(LoaError):
 
     exit_code = 1
     code = "locked"
+
+
+class AmbiguousId(LoaError):
+    """Two entries carry one id (two branches each added it): a command that needs one of them refuses."""
+
+    exit_code = 1
+    code = "ambiguous-id"

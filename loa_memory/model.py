@@ -8,6 +8,7 @@ from typing import Any, Literal, NamedTuple
 
 Severity = Literal["error", "warning", "info"]
 FileKind = Literal["list", "markdown", "dir-list"]
+Layout = Literal["lists", "entries"]  # a grimoire's list categories: one YAML list each, or one file per entry
 Status = Literal["active", "superseded", "expired", "archived"]
 Tier = Literal["high", "medium", "low", "ineffective", "unscored"]
 

@@ -31,8 +31,9 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def grimoire(repo: Path) -> Path:
-    """A git repository after `loa-memory init`."""
-    result = Cli(repo)("init")
+    """A git repository after `loa-memory init --layout lists` (the layout most tests were written for; the
+    one-file-per-entry layout is tested in tests/store/test_layout.py)."""
+    result = Cli(repo)("init", "--layout", "lists")
     assert result.exit_code == 0, result.output
     return repo
 

@@ -123,5 +123,5 @@ def initialised_repo() -> Iterator[Path]:
     """A throwaway git repository with ``loa-memory init`` run, for tests that need many (hypothesis examples)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = make_repo(Path(tmp) / "repo")
-        assert Cli(root)("init").exit_code == 0
+        assert Cli(root)("init", "--layout", "lists").exit_code == 0
         yield root

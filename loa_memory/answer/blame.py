@@ -21,7 +21,7 @@ from loa_memory.store import git
 
 LOG_LIMIT = 20  # commits of `git log -- PATH` looked at when no line is given
 _TRAILER = re.compile(r"^[ \t]*(?:memory|memories|refs?)[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE)
-_MEM_ID = re.compile(r"MEM-[0-9]{8}-[0-9]{3,}")
+_MEM_ID = re.compile(r"MEM-[0-9]{8}-[0-9a-z]{3,}")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ COMMANDS = {
     "session": ("lifecycle", "session"), "stats": ("lifecycle", "stats"),
     "graduate": ("lifecycle", "graduate"), "schema": ("schema", "schema"), "ledger": ("ledgers", "ledger"),
     "handoff": ("ledgers", "handoff"), "mcp": ("serve", "mcp"), "server": ("serve", "server"),
-    "weights": ("weights", "weights"),
+    "weights": ("weights", "weights"), "migrate": ("layout", "migrate"), "export": ("layout", "export"),
 }
 
 

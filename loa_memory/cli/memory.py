@@ -11,6 +11,7 @@ import click
 from loa_memory.errors import UsageError
 
 if TYPE_CHECKING:
+    from loa_memory.model import Layout
     from loa_memory.store.load import Grimoire
 from loa_memory.cli.common import State, emit, format_option, note_unblocking, pass_state, split_csv
 
@@ -29,9 +30,12 @@ def _problems_exit(state: State, grimoire: Grimoire) -> int:
 @click.command()
 @click.option("--world", help="Also declare this world (grimoires/<world>/memory) in the config and create it.")
 @click.option("--description", default="", help="With --world: what the world holds.")
+@click.option("--layout", type=click.Choice(["entries", "lists"]), default=None,
+              help="A new config's layout: entries (one file per memory, merges without conflicts; the default) or "
+                   "lists (Loa's list files; the default where list files are already there).")
 @format_option()
 @pass_state
-def init(state: State, world: str | None, description: str, fmt: str | None) -> None:
+def init(state: State, world: str | None, description: str, layout: str | None, fmt: str | None) -> None:
     """Create .loa.config.yaml, the grimoire folders and files, and .loa/ (never overwrites).
 
     \b
@@ -40,7 +44,8 @@ def init(state: State, world: str | None, description: str, fmt: str | None) -> 
     """
     from loa_memory.repo.init import init_repo
 
-    report = init_repo(state.find_root(), world, description)
+    chosen: Layout | None = None if layout is None else "lists" if layout == "lists" else "entries"
+    report = init_repo(state.find_root(), world, description, chosen)
     emit(state, fmt, report, lambda r: "\n".join([*(f"created {p}" for p in r["created"]),
                                                     *(f"updated {p}" for p in r["updated"])]
                                                    or [f"already initialised: {r['root']}"]))

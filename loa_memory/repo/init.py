@@ -9,16 +9,22 @@ from pathlib import Path
 from typing import Any
 
 from loa_memory.errors import LoaError, UsageError
+from loa_memory.model import DEFAULT_CATEGORIES, Layout
 from loa_memory.store import git, yamlio
 from loa_memory.store.atomic import write_atomic
 from loa_memory.store.config import CONFIG_NAME, LOCAL_DIR, Config, load_config
+from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import ensure_local_dir, locked
+from loa_memory.store.settings import STORAGE_DIR
 
 CONFIG_TEMPLATE = """\
 # loa-memory settings (schema: schemas/config.schema.json; every key is optional)
 memory_schema:
   version: 1
   storage_dir: grimoires/loa/memory
+  # entries: one file per memory (branches that add memories merge without conflicts, with no merge driver);
+  # lists: one YAML list per category, Loa's layout. `loa-memory migrate --layout` converts.
+  layout: {layout}
   retrieval:
     max_per_query: 10
     min_confidence: 0.5
@@ -34,9 +40,13 @@ memory_schema:
 HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {name}`; reviewed like code.\n"
 
 
-def init_repo(root: Path, world: str | None = None, description: str = "") -> dict[str, Any]:
+def init_repo(root: Path, world: str | None = None, description: str = "",
+              layout: Layout | None = None) -> dict[str, Any]:
     """Create what is missing (never overwrite); returns what was created and what was updated (a line added
     to a file that was there: the config's ``worlds``, ``.gitattributes``).
+
+    A new config gets ``layout``; by default ``entries`` (one file per memory), or ``lists`` where a grimoire
+    of list files is already there without a config. An existing config keeps its own.
 
     With ``world``, that world is added to the config's ``worlds`` (the grimoire that was there stays the
     first, default world) and its folders are made.
@@ -46,7 +56,7 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
     config_path = root / CONFIG_NAME
     config_existed = config_path.exists()
     if not config_existed:
-        config_path.write_text(CONFIG_TEMPLATE, "utf-8")
+        config_path.write_text(CONFIG_TEMPLATE.format(layout=layout or _found_layout(root)), "utf-8")
         created.append(CONFIG_NAME)
     if world is not None:
         (updated if config_existed else created).extend(add_world(root, world, description))
@@ -55,7 +65,13 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
         memdir = root / each.storage_dir
         for cat in config.categories:
             target = memdir / cat.path
-            if cat.kind == "list":
+            if cat.kind == "list" and each.layout == "entries":
+                folder = memdir / entry_folder(cat)
+                if not folder.exists() and not target.exists():
+                    folder.mkdir(parents=True)
+                    (folder / ".gitkeep").touch()
+                    created.append(folder.relative_to(root).as_posix() + "/")
+            elif cat.kind == "list":
                 if not target.exists():
                     target.parent.mkdir(parents=True, exist_ok=True)
                     title = cat.path.removesuffix(".yaml").capitalize()
@@ -75,6 +91,13 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
     return {"root": str(root), "created": created, "updated": updated, "worlds": [w.name for w in config.worlds]}
+
+
+def _found_layout(root: Path) -> Layout:
+    """``lists`` where the default grimoire already holds list files (it keeps working unchanged), else ``entries``."""
+    memdir = root / STORAGE_DIR
+    has_lists = any((memdir / cat.path).is_file() for cat in DEFAULT_CATEGORIES if cat.kind == "list")
+    return "lists" if has_lists else "entries"
 
 
 _WORLD_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

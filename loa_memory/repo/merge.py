@@ -1,6 +1,8 @@
 """The git merge driver for memory list files: entries are merged by id, field by field.
 
-Independent additions on both sides are both kept (ours first, then theirs, each in its own order); an
+Independent additions on both sides are both kept (ours first, then theirs, each in its own order); one id
+added on both sides for two different entries is renumbered on their side (the old id kept in ``aliases``,
+their references to it in this file rewritten: references from other files are ``lint --fix``'s job); an
 entry changed on one side takes that change; changed on both sides, fields merge 3-way: effectiveness
 counters add up (base + both deltas), list fields (tags, links, aliases, related_memories, artifacts)
 are unioned, and only the same field changed two different ways is a conflict, written as git conflict
@@ -12,12 +14,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
+from loa_memory.errors import LoaError
 from loa_memory.store import atomic, git, yamlio
+from loa_memory.store.config import load_config
+from loa_memory.store.ids import next_id
 from loa_memory.store.save import item_id
 from loa_memory.tuning.summary import is_summary_text, merge_summary_texts
+from loa_memory.write.renumber import rewrite_references
 
 LIST_FIELDS = ("tags", "links", "aliases", "related_memories", "artifacts")
 
@@ -27,6 +34,7 @@ class MergeResult:
     text: str
     conflicts: list[str]
     fallback: bool = False
+    renumbered: tuple[tuple[str, str], ...] = ()  # (old, new) ids of their entries that collided with ours
 
 
 def _items(text: str) -> tuple[str, dict[str, tuple[str, dict[str, Any]]], list[str]] | None:
@@ -106,12 +114,75 @@ def merge_fields(base: dict[str, Any], ours: dict[str, Any],
     return merged, conflicts
 
 
-def merge_texts(base: str, ours: str, theirs: str, marker: int = 7) -> MergeResult:
-    """Merge three versions of a memory list file."""
+def _plain_id(key: str) -> str:
+    return key.split("#", 1)[0]
+
+
+Items = dict[str, tuple[str, dict[str, Any]]]  # id → (item text, data)
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """What the driver knows beyond the one file it merges: ids in use in every memory file on both sides,
+    and the ids their side mentions in other files (references a per-file merge could not rewrite)."""
+
+    used: frozenset[str] = frozenset()
+    mentioned: frozenset[str] = frozenset()
+
+
+def _renumber_theirs(b_items: Items, o_items: Items, t_items: Items, t_order: list[str],
+                     elsewhere: Elsewhere | None) -> tuple[Items, list[str], list[tuple[str, str]]]:
+    """Their side with a new id for each entry both sides added under one id with different content (the old id
+    kept in ``aliases``), and their references to it (supersedes, superseded_by, links, led_to...) rewritten."""
+    clashes = [key for key in t_order if key in o_items and key not in b_items and "#" not in key
+               and o_items[key][0] != t_items[key][0] and not _same(o_items[key][1], t_items[key][1])]
+    if elsewhere is None:
+        return t_items, t_order, []  # without the other files, a new id could collide or a reference go astray
+    clashes = [key for key in clashes if key not in elsewhere.mentioned]
+    if not clashes:
+        return t_items, t_order, []
+    used = {_plain_id(key) for items in (b_items, o_items, t_items) for key in items} | elsewhere.used
+    used |= {str(alias) for items in (b_items, o_items, t_items) for _text, data in items.values()
+             for alias in data.get("aliases") or () if isinstance(data.get("aliases"), list)}
+    pairs: list[tuple[str, str]] = []
+    for old in clashes:
+        tail = old.rsplit("-", 1)[-1]
+        try:
+            day = date(int(old[4:8]), int(old[8:10]), int(old[10:12]))
+        except ValueError:
+            continue
+        new = next_id(used, day, "loa" if tail.isdigit() else "random")
+        used.add(new)
+        pairs.append((old, new))
+    renamed = dict(pairs)
+    items: dict[str, tuple[str, dict[str, Any]]] = {}
+    for key in t_order:
+        text, data = t_items[key]
+        updates: dict[str, Any] = {}
+        view = dict(data)
+        for old, new in pairs:
+            found = rewrite_references(view, old, new)
+            view.update(found)
+            updates.update(found)
+        if key in renamed:
+            updates["id"] = renamed[key]
+            updates["aliases"] = [*(data.get("aliases") or []), key]
+        if updates:
+            text = yamlio.patch_item(text, updates)
+            data = {**data, **updates}
+        items[renamed.get(key, key)] = (text if text.endswith("\n") else text + "\n", data)
+    return items, [renamed.get(key, key) for key in t_order], pairs
+
+
+def merge_texts(base: str, ours: str, theirs: str, marker: int = 7,
+                elsewhere: Elsewhere | None = None) -> MergeResult:
+    """Merge three versions of a memory list file; with ``elsewhere``, an id both sides added for different
+    entries is renumbered on their side (unless their other files mention it: ``lint --fix`` sorts that out)."""
     parsed = [_items(text) for text in (base, ours, theirs)]
     if any(p is None for p in parsed):
         return MergeResult("", [], fallback=True)
     (_, b_items, _), (preamble, o_items, o_order), (_, t_items, t_order) = parsed  # type: ignore[misc]
+    t_items, t_order, renumbered = _renumber_theirs(b_items, o_items, t_items, t_order, elsewhere)
     pieces: list[str] = []
     conflicts: list[str] = []
     order = [*o_order, *[key for key in t_order if key not in o_items]]
@@ -125,7 +196,7 @@ def merge_texts(base: str, ours: str, theirs: str, marker: int = 7) -> MergeResu
                 pieces.append(o_text)
             elif in_base and _same(o_data, b_data):
                 pieces.append(t_text)
-            elif not in_base:  # the same id added on both sides with different content: keep both
+            elif not in_base:  # the same id in a form the renumbering leaves alone: keep both, lint reports it
                 pieces.extend([o_text, t_text])
             else:
                 fields, clashing = merge_fields(b_data, o_data, t_data)
@@ -150,7 +221,24 @@ def merge_texts(base: str, ours: str, theirs: str, marker: int = 7) -> MergeResu
             if in_base:
                 conflicts.append(f"{key}: removed on our side, changed on theirs")
             pieces.append(t_text)
-    return MergeResult(preamble + "".join(pieces), conflicts)
+    return MergeResult(preamble + "".join(pieces), conflicts, renumbered=tuple(renumbered))
+
+
+def _elsewhere(root: Path, name: str) -> Elsewhere | None:
+    """Ids in use in every memory file of HEAD and of the commit being merged, and those their side mentions
+    outside the file ``name`` (None outside a merge, rebase or cherry-pick, or when git cannot tell)."""
+    theirs = git.merging_rev(root) if name else None
+    if theirs is None:
+        return None
+    try:
+        config = load_config(root, require=False)
+    except LoaError:
+        return None
+    folders = [world.storage_dir for world in config.worlds]
+    pattern = "MEM-[0-9]{8}-[0-9a-z]{3,}"
+    ours = git.grep_matches(root, "HEAD", pattern, folders)
+    their = git.grep_matches(root, theirs, pattern, folders)
+    return Elsewhere(frozenset(m for _p, m in ours + their), frozenset(m for p, m in their if p != name))
 
 
 def run_merge_driver(base: Path, ours: Path, theirs: Path, marker: int = 7, name: str = "") -> int:
@@ -161,7 +249,8 @@ def run_merge_driver(base: Path, ours: Path, theirs: Path, marker: int = 7, name
         if summary is not None:
             atomic.write_atomic(ours, summary)
             return 0
-    result = merge_texts(base_text, ours_text, theirs_text, marker=marker)
+    elsewhere = _elsewhere(Path.cwd(), name)
+    result = merge_texts(base_text, ours_text, theirs_text, marker=marker, elsewhere=elsewhere)
     if result.fallback:
         merged = git.merge_file(ours, base, theirs, name)
         atomic.write_atomic(ours, merged.text)

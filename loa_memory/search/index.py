@@ -30,7 +30,7 @@ FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "conte
 TEXT_FIELDS = ("summary", "content", "tags", "cue", "decision", "extra")
 SYNONYM_BOOST = 0.5  # a synonym's BM25 weight, relative to the query's own word
 SYNONYM_CREDIT = 0.7  # how much of a query word's coverage a synonym earns
-_ID = re.compile(r"\bMEM-[0-9]{8}-[0-9]{3,}\b", re.I)
+_ID = re.compile(r"\bMEM-[0-9]{8}-[0-9a-z]{3,}\b", re.I)
 
 
 def _schema() -> Any:

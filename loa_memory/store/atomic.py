@@ -83,6 +83,7 @@ def write_many(files: Sequence[tuple[Path, str | None]], journal_dir: Path) -> N
 
 
 def _apply(steps: list[dict[str, str | None]]) -> None:
+    folders: dict[Path, None] = {}  # each folder synced once, after its renames (a migration renames thousands)
     for step in steps:
         final = Path(str(step["final"]))
         temp = step.get("temp")
@@ -90,7 +91,10 @@ def _apply(steps: list[dict[str, str | None]]) -> None:
             final.unlink(missing_ok=True)
         elif Path(temp).exists():
             os.replace(temp, final)
-        _fsync_dir(final.parent)
+        folders[final.parent] = None
+    for folder in folders:
+        if folder.is_dir():
+            _fsync_dir(folder)
 
 
 def recover(journal_dir: Path, sweep: Sequence[Path] = ()) -> bool:

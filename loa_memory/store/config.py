@@ -10,12 +10,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from loa_memory.errors import ConfigError, NotInitialised
-from loa_memory.model import DEFAULT_CATEGORIES, Category
+from loa_memory.model import DEFAULT_CATEGORIES, Category, Layout
 from loa_memory.rootdir import CONFIG_NAME as CONFIG_NAME  # re-exported: callers import both from here
 from loa_memory.rootdir import find_root as find_root
 from loa_memory.store import schema as schema_mod
 from loa_memory.store import yamlio
 from loa_memory.store.cache import memo
+from loa_memory.store.ids import IdStyle
 from loa_memory.store.settings import (
     AutoCapture,
     Economics,
@@ -40,6 +41,7 @@ class World:
     name: str
     storage_dir: str
     description: str = ""
+    layout: Layout = "lists"  # where list categories keep entries: one list file, or one file per entry
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,14 @@ class Config:
     def memory_dir(self, world: str | None = None) -> Path:
         return self.root / self.world(world).storage_dir
 
+    @property
+    def id_style(self) -> IdStyle:
+        """How new ids are made: ``id_style``, or for ``auto`` random where the default world keeps entries."""
+        style = self.settings.get("id_style", "auto")
+        if style in ("loa", "random"):
+            return "loa" if style == "loa" else "random"
+        return "random" if self.world().layout == "entries" else "loa"
+
 
 def load_config(root: Path, *, require: bool = True) -> Config:
     """Read and validate ``root/.loa.config.yaml`` (defaults if it is absent and ``require`` is false)."""
@@ -182,14 +192,16 @@ def _build(root: Path, path: Path | None, settings: dict[str, Any], section: Map
     storage = _safe_rel(settings["storage_dir"], "storage_dir", where)
     worlds_raw: Mapping[str, Any] = settings.get("worlds") or {}
     default_world = settings["default_world"]
+    layout = settings.get("layout", "lists")
     if worlds_raw:
         worlds = tuple(World(name, _safe_rel((spec or {}).get("storage_dir", f"grimoires/{name}/memory"),
                                              "storage_dir", where),
-                             (spec or {}).get("description", "")) for name, spec in worlds_raw.items())
+                             (spec or {}).get("description", ""), (spec or {}).get("layout", layout))
+                       for name, spec in worlds_raw.items())
         if "default_world" not in section:
             default_world = worlds[0].name
     else:
-        worlds = (World(default_world, storage),)
+        worlds = (World(default_world, storage, layout=layout),)
     if default_world not in {w.name for w in worlds}:
         raise ConfigError(f"default_world {default_world!r} is not one of the worlds", path=where.name)
     dirs = [w.storage_dir for w in worlds]

@@ -187,12 +187,35 @@ def merge_base(root: Path, a: str, b: str = "HEAD") -> str:
 
 
 def files_at(root: Path, rev: str, folders: list[str]) -> dict[str, str]:
-    """The text of every file under ``folders`` at revision ``rev`` (path relative to the root → text)."""
-    listed = run(root, "ls-tree", "-r", "--name-only", rev, "--", *folders)
-    texts = {}
-    for path in listed.splitlines():
-        if path.endswith((".yaml", ".yml", ".md")):
-            texts[path] = run(root, "show", f"{rev}:{path}")
+    """The text of every file under ``folders`` at revision ``rev`` (path relative to the root → text), read
+    with one ``git cat-file --batch``: a grimoire of one file per entry holds thousands of files."""
+    listed = run(root, "ls-tree", "-r", rev, "--", *folders)
+    wanted: list[tuple[str, str]] = []  # (blob, path)
+    for line in listed.splitlines():
+        meta, _tab, path = line.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob" and path.endswith((".yaml", ".yml", ".md")):
+            wanted.append((parts[2], path))
+    if not wanted:
+        return {}
+    import subprocess
+
+    stdin = "".join(f"{blob}\n" for blob, _path in wanted).encode()
+    try:
+        done = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"], input=stdin, capture_output=True,
+                              check=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(f"git cat-file failed: {exc}", hint="check the repository state (`git status`)") from None
+    data, pos, texts = done.stdout, 0, {}
+    for _blob, path in wanted:
+        end = data.index(b"\n", pos)
+        header = data[pos:end].split()
+        if len(header) != 3:  # "<blob> missing": no content follows
+            pos = end + 1
+            continue
+        size = int(header[2])
+        texts[path] = data[end + 1:end + 1 + size].decode("utf-8", errors="replace")
+        pos = end + 1 + size + 1
     return texts
 
 
@@ -252,7 +275,7 @@ def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str]
     return found
 
 
-_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
+_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9a-z]{3,})", re.M)
 
 
 def first_commits(root: Path, folders: list[str], since: str | None = None) -> tuple[str, dict[str, str]] | None:
@@ -277,6 +300,46 @@ def first_commits(root: Path, folders: list[str], since: str | None = None) -> t
 def is_ancestor(root: Path, older: str, newer: str = "HEAD") -> bool:
     out = _plain(root, "merge-base", "--is-ancestor", older, newer)
     return out is not None and out[0] == 0
+
+
+def merging_rev(root: Path) -> str | None:
+    """The commit being merged, rebased or cherry-picked into HEAD right now, as a merge driver sees it (None:
+    none, or git does not say): ``git merge`` names it in ``GITHEAD_<sha>``; a rebase in ``rebase-merge/done``."""
+    import os
+
+    heads = [name[len("GITHEAD_"):] for name in os.environ if name.startswith("GITHEAD_")]
+    if len(heads) == 1:
+        return heads[0]
+    found = _plain(root, "rev-parse", "--git-path", "rebase-merge/done")
+    if found is not None and found[0] == 0:
+        done = Path(found[1].strip())
+        done = done if done.is_absolute() else root / done
+        try:
+            steps = done.read_text("utf-8").split("\n")
+        except OSError:
+            steps = []
+        last = next((step.split() for step in reversed(steps) if step.strip()), [])
+        if len(last) >= 2 and last[0] in ("pick", "p", "reword", "r", "edit", "e", "squash", "s", "fixup", "f"):
+            return last[1]
+    for name in ("MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"):
+        head = _plain(root, "rev-parse", "-q", "--verify", f"{name}^{{commit}}")
+        if head is not None and head[0] == 0 and head[1].strip():
+            return head[1].strip()
+    return None
+
+
+def grep_matches(root: Path, rev: str, pattern: str, folders: list[str]) -> list[tuple[str, str]]:
+    """(path, matched text) of every match of the extended regular expression ``pattern`` in the files under
+    ``folders`` at ``rev`` (empty when nothing matches or git cannot tell)."""
+    found = _plain(root, "grep", "-o", "-I", "-E", pattern, rev, "--", *folders)
+    if found is None or found[0] != 0:
+        return []
+    matches = []
+    for line in found[1].splitlines():  # "<rev>:<path>:<match>"
+        _rev, _sep, rest = line.partition(":")
+        path, _sep, text = rest.rpartition(":")
+        matches.append((path, text))
+    return matches
 
 
 def unstaged_paths(root: Path, paths: list[str]) -> list[str]:

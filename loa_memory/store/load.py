@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from loa_memory.errors import NotFound
+from loa_memory.errors import AmbiguousId, NotFound
 from loa_memory.model import Entry, Finding, Status
 from loa_memory.store import atomic, yamlio
 from loa_memory.store import schema as schema_mod
 from loa_memory.store.cache import chunks, memo
-from loa_memory.store.cache.parsed import load_file
+from loa_memory.store.cache.parsed import Loaded, load_file, load_folder
 from loa_memory.store.config import CONFIG_NAME, Config
 from loa_memory.store.ids import shown_id
+from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import locked
 from loa_memory.store.parse import CachedItem, MemoryFile
 from loa_memory.store.times import now_utc, parse_time
@@ -120,18 +122,35 @@ class Grimoire:
                 for alias in entry.aliases:
                     index.setdefault(alias, entry)
             real: dict[str, Entry] = {}
+            twins: dict[str, list[Entry]] = {}
             for entry in self.entries:
-                real.setdefault(entry.id, entry)
+                first = real.setdefault(entry.id, entry)
+                if first is not entry:
+                    twins.setdefault(entry.id, [first]).append(entry)
             index.update(real)
             self._by_id = index
+            self.derived["twins"] = twins
         return self._by_id
 
+    def twins(self, memory_id: str) -> list[Entry]:
+        """Every entry that carries ``memory_id`` as its id when more than one does (else [])."""
+        self.by_id  # noqa: B018 - builds the twins too
+        found: list[Entry] = self.derived["twins"].get(memory_id, [])
+        return found
+
     def get(self, memory_id: str) -> Entry:
-        """The entry with this id (or alias); ``NotFound`` with a hint otherwise."""
+        """The entry with this id (or alias); ``NotFound`` with a hint otherwise, ``AmbiguousId`` (naming each
+        place) when two entries carry the id, as after a merge of two branches that each added it."""
         entry = self.by_id.get(memory_id.strip())
         if entry is None:
             raise NotFound(f"no memory with id {shown_id(memory_id.strip())}",
                            hint="`loa-memory list` shows the ids; ids look like MEM-20260201-001")
+        twins = self.twins(entry.id) if entry.id == memory_id.strip() else []
+        if twins:
+            places = ", ".join(f"{e.path}:{e.line}" for e in twins)
+            raise AmbiguousId(f"{entry.id} is the id of {len(twins)} entries: {places}",
+                              hint="two branches each added it: `loa-memory lint --fix` renumbers the newer "
+                                   "one and keeps its old id as an alias")
         return entry
 
     def superseder(self, entry: Entry) -> Entry | None:
@@ -194,7 +213,7 @@ def _scan_ids(path: Path) -> set[str]:
         text = path.read_text("utf-8", errors="replace")
     except OSError:
         return set()
-    return set(re.findall(r"MEM-[0-9]{8}-[0-9]{3,}", text))
+    return set(re.findall(r"MEM-[0-9]{8}-[0-9a-z]{3,}", text))
 
 
 def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
@@ -208,14 +227,31 @@ def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,
         for base, archived in bases:
             for cat in config.categories:
                 target = base / cat.path
-                if cat.kind == "list":
-                    paths = [target] if target.is_file() else []
+                if cat.kind == "list":  # the list file, and the entry files of the `entries` layout
+                    if target.is_file():
+                        yield MemoryFile(target, target.relative_to(config.root).as_posix(), world.name, cat,
+                                         archived)
+                    folder = base / entry_folder(cat)
+                    if folder != target:
+                        rel = folder.relative_to(config.root).as_posix()
+                        for name in _yaml_names(folder):
+                            yield MemoryFile(folder / name, f"{rel}/{name}", world.name, cat, archived, True)
+                    continue
                 elif cat.kind == "markdown":  # notes keep the folders an agent gives them
                     paths = sorted(_markdown_files(target)) if target.is_dir() else []
                 else:
                     paths = sorted(target.glob("*.yaml")) if target.is_dir() else []
                 for path in paths:
                     yield MemoryFile(path, path.relative_to(config.root).as_posix(), world.name, cat, archived)
+
+
+def _yaml_names(folder: Path) -> list[str]:
+    """The ``*.yaml`` files of an entry folder, sorted (``os.scandir``: a folder may hold thousands)."""
+    try:
+        with os.scandir(folder) as found:
+            return sorted(e.name for e in found if e.name.endswith(".yaml") and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def _markdown_files(folder: Path) -> Iterator[Path]:
@@ -265,9 +301,17 @@ def _load_grimoire(config: Config, worlds: tuple[str, ...] | None, use_cache: bo
     schema = schema_mod.memory_schema_for(config.categories)
     cache_dir = config.local_dir / "cache" / "load"
     with gc_paused():
-        for mf in iter_memory_files(config, worlds):
+        files = list(iter_memory_files(config, worlds))
+        folders: dict[str, list[MemoryFile]] = {}
+        for mf in files:
+            if mf.entry_file:
+                folders.setdefault(mf.rel.rpartition("/")[0], []).append(mf)
+        in_folders: dict[str, Loaded] = {}
+        for rel, members in folders.items():
+            in_folders.update(load_folder(rel, members, schema, key, cache_dir if use_cache else None))
+        for mf in files:
             grimoire.files.append(mf)
-            loaded = load_file(mf, schema, key, cache_dir if use_cache else None)
+            loaded = in_folders.get(mf.rel) or load_file(mf, schema, key, cache_dir if use_cache else None)
             grimoire.items[mf.rel] = items = loaded.items
             if loaded.broken:
                 grimoire.broken.add(mf.rel)

@@ -29,6 +29,7 @@ class MemoryFile:
     world: str
     category: Category
     archived: bool
+    entry_file: bool = False  # one entry's file in a category folder (the `entries` layout): cached per folder
 
 
 def item_hash(text: str) -> str:

@@ -16,9 +16,10 @@ from loa_memory.errors import GrimoireError
 from loa_memory.store import atomic, yamlio
 from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
+from loa_memory.store.layout import is_entry_file
 from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 
-_ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
+_ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9a-z]{3,})", re.M)
 
 
 @dataclass
@@ -197,10 +198,10 @@ class Changeset:
 
     def text(self, path: Path) -> str | None:
         """The staged text of a file (``None`` if it is to be deleted or does not exist)."""
-        if path in self._lists:
-            return self._lists[path].render()
         if path in self._whole:
             return self._whole[path]
+        if path in self._lists:
+            return self._lists[path].render()
         self._guard(path)
         return path.read_text("utf-8") if path.exists() else None
 
@@ -209,8 +210,19 @@ class Changeset:
         self._guard(path)
         self._whole[path] = text
 
+    def move(self, path: Path, destination: Path) -> None:
+        """Stage renaming a file (an entry file that follows its renumbered id); stage its edits first."""
+        text = self.text(path)
+        self._whole[destination] = text
+        self._whole[path] = None
+
     def staged(self) -> dict[Path, str | None]:
-        files: dict[Path, str | None] = {path: ft.render() for path, ft in self._lists.items()}
+        files: dict[Path, str | None] = {}
+        for path, ft in self._lists.items():
+            text = ft.render()
+            # an entry file whose entry went (to the archive, say) goes with it
+            emptied = ft._segments is not None and yamlio.split_items(text).items == []
+            files[path] = None if emptied and is_entry_file(self.config, path) else text
         files.update(self._whole)
         return files
 

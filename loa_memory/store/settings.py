@@ -109,8 +109,8 @@ def plain(value: Any) -> Any:
 
 def defaults() -> dict[str, Any]:
     """Every setting's default, shaped as ``memory_schema:`` (what a file's settings are merged over)."""
-    result: dict[str, Any] = {"version": 1, "enabled": True, "storage_dir": STORAGE_DIR,
-                              "default_world": DEFAULT_WORLD, "worlds": {}, "categories": {}}
+    result: dict[str, Any] = {"version": 1, "enabled": True, "storage_dir": STORAGE_DIR, "layout": "lists",
+                              "id_style": "auto", "default_world": DEFAULT_WORLD, "worlds": {}, "categories": {}}
     for name, record in SECTIONS.items():
         result[name] = {f.name: plain(getattr(record(), f.name)) for f in fields(record)}
     return result

@@ -21,6 +21,7 @@ from loa_memory.store import atomic, git, schema, yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
 from loa_memory.store.ids import is_valid_id, next_id, shown_id
+from loa_memory.store.layout import entry_file_name, entry_folder
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.store.lock import locked
 from loa_memory.store.save import Changeset
@@ -120,12 +121,13 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
         data["thread"] = (normalise_tags([data["thread"]]) or [data["thread"]])[0]
     if "id" in data:
         if not is_valid_id(data["id"]):
-            raise ValidationError(f"id {shown_id(data['id'])} is not of the form MEM-YYYYMMDD-NNN",
+            raise ValidationError(f"id {shown_id(data['id'])} is not of the form MEM-YYYYMMDD-NNN "
+                                  "(or MEM-YYYYMMDD-xxxxxx)",
                                   hint="leave the id out and one is allocated")
         if data["id"] in used_ids:
             raise ValidationError(f"id {data['id']} is already in use", hint="leave the id out and one is allocated")
     else:
-        data["id"] = next_id(used_ids, (moment or now_utc()).date())
+        data["id"] = next_id(used_ids, (moment or now_utc()).date(), config.id_style)
     return _ordered(data)
 
 
@@ -149,12 +151,16 @@ def target_path(config: Config, cat: Category, world: str, data: Mapping[str, An
     """The file a new entry of ``cat`` goes to."""
     memdir = config.memory_dir(world)
     if cat.kind == "list":
+        if config.world(world).layout == "entries":
+            return memdir / entry_folder(cat) / entry_file_name(str(data["id"]), str(data.get("summary") or ""))
         return memdir / cat.path
     if cat.kind == "dir-list":
         if cat.file_key == "agent":
             key = _slug(str(data.get("agent") or data["source"].get("agent") or "agent"))
         else:
             key = str(data["source"]["timestamp"])[:10]
+        if config.world(world).layout == "entries":  # one file per entry here too: two branches never share one
+            return memdir / cat.path / f"{key}-{data['id']}.yaml"
         return memdir / cat.path / f"{key}.yaml"
     base = _slug(str(data.get("title") or data.get("summary") or data["id"]))
     candidate = memdir / cat.path / f"{base}.md"

@@ -3,13 +3,14 @@ and the references that meant it (supersedes, superseded_by, links, related_memo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from loa_memory.model import Entry
 from loa_memory.store.ids import next_id
+from loa_memory.store.layout import is_entry_file, renamed_entry_file
 from loa_memory.store.save import Changeset
 
 REFERENCE_FIELDS = ("supersedes", "superseded_by", "led_to", "accepts")
@@ -32,7 +33,7 @@ def _day(memory_id: str) -> date:
         return date.today()
 
 
-def _rewrite(data: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+def rewrite_references(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
     """The fields of ``data`` that mention ``old``, with ``new`` instead."""
     updates: dict[str, Any] = {}
     for key in REFERENCE_FIELDS:
@@ -56,7 +57,7 @@ def stage_renumbering(changes: Changeset, targets: Sequence[Entry], used: set[st
     pending: dict[tuple[str, int], tuple[Entry, dict[str, Any]]] = {}
     done = []
     for target in targets:
-        new = next_id(used, _day(target.id))
+        new = next_id(used, _day(target.id), changes.config.id_style)
         used.add(new)
         slot = pending.setdefault((target.path, target.line), (target, dict(target.data)))[1]
         slot["id"] = new
@@ -66,7 +67,7 @@ def stage_renumbering(changes: Changeset, targets: Sequence[Entry], used: set[st
             if other is target:
                 continue
             view = pending.setdefault((other.path, other.line), (other, dict(other.data)))[1]
-            updates = _rewrite(view, target.id, new)
+            updates = rewrite_references(view, target.id, new)
             view.update(updates)
             count += bool(updates)
         done.append(Renumbered(target.id, new, target.path, target.line, count))
@@ -74,4 +75,10 @@ def stage_renumbering(changes: Changeset, targets: Sequence[Entry], used: set[st
         changed = {k: v for k, v in data.items() if entry.data.get(k) != v}
         if changed:
             changes.patch(root / path, line, changed)
+    for renumbered in done:  # an entry file's name carries its id: it follows the new one
+        source = root / renumbered.path
+        if is_entry_file(changes.config, source):
+            destination = renamed_entry_file(source, renumbered.old, renumbered.new)
+            if destination is not None and changes.text(destination) is None:
+                changes.move(source, destination)
     return done

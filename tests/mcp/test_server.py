@@ -41,7 +41,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A repository with a few memories, for the one server of this module."""
     repo = make_repo(tmp_path_factory.mktemp("mcp") / "repo")
     loa = Cli(repo)
-    assert loa("init").exit_code == 0
+    assert loa("init", "--layout", "lists").exit_code == 0  # written for list files: file order is add order
     assert loa("add", "decision", "Use PostgreSQL for the database layer: JSONB support and team expertise",
                "--summary", "PostgreSQL selected over SQLite", "--confidence", "0.95",
                "--alternative", "SQLite=no concurrent writers", "--artifact", "src/db/").exit_code == 0

@@ -66,6 +66,43 @@ def load_file(mf: MemoryFile, schema: dict[str, Any], key: str, cache_dir: Path 
     return loaded
 
 
+def load_folder(rel: str, files: list[MemoryFile], schema: dict[str, Any], key: str,
+                cache_dir: Path | None) -> dict[str, Loaded]:
+    """The entry files of one category folder (``entries`` layout), by path: one cache record for the whole
+    folder, holding each file's size, modification time and items, so a load reads one cache file, not one per
+    entry; only the files whose size or time changed are parsed again (and then the record is rewritten)."""
+    cache_file = cache_dir / (hashlib.blake2b(rel.encode(), digest_size=10).hexdigest() + ".dir.marshal") \
+        if cache_dir else None
+    record = _read_record(cache_file, key) if cache_file is not None else None
+    known: dict[str, Any] = record.get("files", {}) if record is not None else {}
+    fresh: dict[str, Any] = {}
+    loaded: dict[str, Loaded] = {}
+    changed = False
+    for mf in files:
+        name = mf.path.name
+        try:
+            stat = os.stat(mf.path)
+        except OSError:
+            continue
+        signature = [stat.st_size, stat.st_mtime_ns]
+        hit = known.get(name)
+        if hit is not None and hit[0] == signature:
+            fresh[name] = hit
+            loaded[mf.rel] = Loaded(hit[1], hit[2])
+            continue
+        try:
+            parsed, _cut = _parse_data(mf.path.read_bytes(), mf, schema, None, {}, None)
+        except (OSError, UnicodeDecodeError) as exc:
+            parsed = Loaded([("", 0, None, [(0, 1, "unreadable", f"cannot read the file: {exc}")])], True)
+        fresh[name] = [signature, parsed.items, parsed.broken]
+        loaded[mf.rel] = parsed
+        changed = True
+    if cache_file is not None and (changed or len(fresh) != len(known)):
+        ensure_local_dir(cache_file.parent.parent.parent)
+        write_cache(cache_file, {"tag": _CACHE_TAG, "key": key, "files": fresh})
+    return loaded
+
+
 def refresh_cache(config: Config, mf: MemoryFile, text: str | None, known: list[CachedItem],
                   appended: list[tuple[str, Any]] | None = None) -> None:
     """Bring one file's cache up to date after loa-memory wrote ``text`` to it (None: read it back).
@@ -73,6 +110,8 @@ def refresh_cache(config: Config, mf: MemoryFile, text: str | None, known: list[
     Items whose data is known (``known``, and ``appended``: the items a write added, with their data)
     are not parsed again; with a chunked cache only the chunks the write touched are cut again.
     """
+    if mf.entry_file:
+        return  # its folder's record notices the new size and time at the next load, and parses only this file
     key = schema_mod.schema_key(config.categories)
     cache_file = _cache_path(config.local_dir / "cache" / "load", mf.rel)
     try:

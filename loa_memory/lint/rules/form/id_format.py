@@ -1,5 +1,6 @@
-"""Ids are ``MEM-YYYYMMDD-NNN`` with a real calendar date that is not in the future; timestamps are
-not in the future and ``expires_at`` is not before the entry's own timestamp.
+"""Ids are ``MEM-YYYYMMDD-NNN`` (``id_style: loa``) or ``MEM-YYYYMMDD-k3x9qa`` (``id_style: random``) with a real
+calendar date that is not in the future; timestamps are not in the future and ``expires_at`` is not before the
+entry's own timestamp.
 
 Passing::
 
