@@ -37,7 +37,7 @@ def shown_id(value: object) -> str:
     text = str(value)
     if is_valid_id(text) or (len(text) <= 12 and text.isprintable()):
         return repr(text)
-    return f"'{text[:4]}…' ({len(text)} characters, not an id of the form MEM-YYYYMMDD-XXX)"
+    return f"'{text[:4]}…' ({len(text)} characters, not an id of the form MEM-YYYYMMDD-NNN)"
 
 
 def next_id(used: Iterable[str], day: date, style: IdStyle = "loa") -> str:
