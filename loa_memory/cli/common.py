@@ -52,6 +52,14 @@ def warn_skipped(problems: list[dict[str, Any]]) -> None:
         click.echo(line, err=True)
 
 
+def note_not_embedded(count: int) -> None:
+    """Say on stderr that ``count`` entries were found by words only, and that they are being embedded."""
+    if count:
+        click.echo(f"note: {count} entr{'y is' if count == 1 else 'ies are'} not embedded yet and "
+                   f"{'was' if count == 1 else 'were'} found by words only; embedding goes on in the background "
+                   "(`loa-memory index` shows its progress)", err=True)
+
+
 def note_unblocking(problems: list[dict[str, Any]]) -> None:
     """Name on stderr the problems elsewhere in the grimoire that a write went past (they did not block it)."""
     for r in problems:

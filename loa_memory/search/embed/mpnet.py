@@ -56,6 +56,11 @@ def part_files() -> list[Path] | None:
     return pieces if all(p.is_file() for p in pieces) else None
 
 
+def weights_sha256() -> str:
+    """The SHA-256 of the only weights accepted (the int8 model built from them is named by it)."""
+    return _WEIGHTS_SHA256
+
+
 def is_available() -> bool:
     """True when the five packages are installed (or their files are already unpacked)."""
     return (cache_dir() / "model.safetensors").is_file() or part_files() is not None
@@ -116,6 +121,7 @@ class MPNetEmbedder:
 
     dim = 768
     entries_per_second = 2.5  # measured on 2 cores, entries of ~700 bytes (benchmarks/reports/search.md)
+    runtime = "numpy"
 
     def __init__(self, max_tokens: int = 256) -> None:
         self.max_tokens = max_tokens
@@ -123,6 +129,10 @@ class MPNetEmbedder:
         if not is_available():
             raise ConfigError(f"the embedding model {MODEL_ID} is not installed", hint=INSTALL_HINT)
         self._loaded: tuple[WordPiece, MPNetEncoder] | None = None
+
+    def is_ready(self) -> bool:
+        """True when the weights are unpacked: loading them takes under a second."""
+        return (cache_dir() / "model.safetensors").is_file()
 
     def load(self) -> tuple[WordPiece, MPNetEncoder]:
         """Unpack on first use, then read the vocabulary and map the weights (about 0.5 s)."""
