@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -15,39 +14,14 @@ from loa_memory.cli.common import (
     format_option,
     note_not_embedded,
     pass_state,
+    progress_bar,
+    say_on_stderr,
     split_csv,
     warn_skipped,
 )
 
 if TYPE_CHECKING:
     from loa_memory.agents.hook_input import HookInput
-
-
-def progress_bar(what: str = "embedding", unit: str = "entries") -> Callable[[int, int], None] | None:
-    """A progress bar with rate and time left on stderr when it is a terminal; nothing when piped."""
-    if not sys.stderr.isatty():
-        return None
-    import time
-
-    started = time.monotonic()
-
-    def show(done: int, total: int) -> None:
-        elapsed = time.monotonic() - started
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = f"{int((total - done) / rate) // 60}:{int((total - done) / rate) % 60:02d} left" if rate else ""
-        filled = int(24 * done / total) if total else 24
-        click.echo(f"\r{what} [{'#' * filled}{'.' * (24 - filled)}] {done}/{total} {unit}  {rate:.1f}/s  {left}  ",
-                   nl=done >= total, err=True)
-
-    return show
-
-
-def say_on_stderr(quiet: bool = False) -> Callable[[str], None] | None:
-    """One-time steps (unpacking or building the model) as lines on stderr, terminal or not: a wait of
-    seconds that says why."""
-    if quiet:
-        return None
-    return lambda message: click.echo(message, err=True)
 
 
 @click.command()

@@ -83,7 +83,7 @@ def cluster_pairs(config: Config, grimoire: Grimoire, threshold: float, warnings
     pairs = trace_pairs(grimoire, world)
     if not pairs:
         return []
-    retriever = Retriever(config, grimoire)
+    retriever = Retriever(config, grimoire, waits=True)
     matrix = retriever.vectors([pair_text(p) for _e, _n, p in pairs], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)

@@ -72,7 +72,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
                       key=lambda pair: (pair[0].timestamp, pair[0].id))
     if not episodes:
         return []
-    retriever = Retriever(config, grimoire)
+    retriever = Retriever(config, grimoire, waits=True)
     matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)

@@ -55,9 +55,13 @@ def eager_limit(embedder: Embedder, seconds: float) -> int:
 class Retriever:
     """Keys ↔ entries, the index and the sidecar of one loaded grimoire."""
 
-    def __init__(self, config: Config, grimoire: Grimoire,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(self, config: Config, grimoire: Grimoire, progress: Callable[[int, int], None] | None = None, *,
+                 waits: bool = False, say: Callable[[str], None] | None = None) -> None:
+        """``waits``: embed everything asked for before answering (commands that cluster or compare vectors, such
+        as ``promote`` and ``graduate --meta``, not read commands); ``say`` hears a model being prepared."""
         self.config = config
+        self.waits = waits
+        self.say = say
         self.grimoire = grimoire
         self.entries: dict[str, Entry] = grimoire.keyed
         self.index = FullTextIndex(config)
@@ -103,7 +107,7 @@ class Retriever:
         """True when a text can be embedded now: the model loads in about a second (or the caller waits for it)."""
         from loa_memory.search.embed import is_ready
 
-        if background.mode() == "inline" or is_ready(self.sidecar().embedder):
+        if self.waits or background.mode() == "inline" or is_ready(self.sidecar().embedder):
             return True
         if not self.model_pending:
             self.model_pending = True
@@ -113,12 +117,15 @@ class Retriever:
     def _catch_up(self, sidecar: Any, missing: dict[str, str]) -> None:
         """Take what the user's vector cache holds, embed what fits in the time budget (everything when the
         background step runs inline), and leave the rest to the background."""
+        patient = self.waits or background.mode() == "inline"
+        if not patient and background.is_running(self.config.local_dir):
+            return  # an `index` is at it, holding the sidecar's lock a batch at a time: do not wait for it
         sidecar.adopt(missing.items())
         self.adopted += sidecar.adopted
         left = [item for item in missing.items() if item[0] not in sidecar]
         if not left:
             return
-        if background.mode() == "inline":
+        if patient:
             self.embedded_now += sidecar.ensure(left, progress=self.progress)
             return
         seconds = self.config.retrieval.eager_embed_seconds
@@ -197,6 +204,8 @@ class Retriever:
             from loa_memory.search.embed import select_embedder
 
             choice = select_embedder(self.config.retrieval.embedder, self.config.retrieval.embed_runtime)
+            if self.say is not None and hasattr(choice.embedder, "progress"):
+                choice.embedder.progress = self.say  # a model built on first use says so
             if choice.warning:
                 self.warnings.append(choice.warning)
             self.is_fallback = choice.is_fallback
