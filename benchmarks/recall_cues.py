@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("LOA_MEMORY_BACKGROUND", "inline")  # every vector before answering, no background process
 
 from benchmarks.retrieval_quality import DATA, load_jsonl, seed
 from loa_memory.answer.recall import RecallOptions, recall
@@ -97,6 +98,7 @@ def _add_corrections(root: Path, rows: list[dict[str, object]]) -> dict[str, str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
     args = parser.parse_args()
     memories = load_jsonl(DATA / "memories.jsonl")
     base = Path(tempfile.mkdtemp(prefix="loa-bench-cues-"))
@@ -132,7 +134,8 @@ def main() -> None:
                 print(f"{outcome.name} MISS {text}")
             for text in outcome.fired:
                 print(f"{outcome.name} FIRED {text}")
-    (Path(__file__).parent / "reports" / "recall-cues.md").write_text(report)
+    if not args.no_report:
+        (Path(__file__).parent / "reports" / "recall-cues.md").write_text(report)
 
 
 if __name__ == "__main__":

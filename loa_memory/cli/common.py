@@ -85,7 +85,8 @@ def note_not_embedded(count: int) -> None:
     if count:
         click.echo(f"note: {count} entr{'y is' if count == 1 else 'ies are'} not embedded yet and "
                    f"{'was' if count == 1 else 'were'} found by words only; embedding goes on in the background "
-                   "(`loa-memory index` shows its progress)", err=True)
+                   "(on a machine's first use, after preparing the model; `loa-memory index` shows progress)",
+                   err=True)
 
 
 def note_unblocking(problems: list[dict[str, Any]]) -> None:

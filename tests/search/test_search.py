@@ -172,7 +172,8 @@ def test_vectors_a_command_cannot_embed_in_time_are_left_to_the_background(seede
     text = seeded("search", "postgresql jsonb", "--mode", "hybrid")
     assert text.stdout.startswith(" 1. MEM-") and "note" not in text.stdout
     assert text.stderr == ("note: 4 entries are not embedded yet and were found by words only; embedding goes on in "
-                           "the background (`loa-memory index` shows its progress)\n")
+                           "the background (on a machine's first use, after preparing the model; `loa-memory index` "
+                           "shows progress)\n")
     allow(3.5 / rate)  # room for 3 of the 4 entries
     assert retriever.eager_limit(select_embedder().embedder, 3.5 / rate) == 3
     waiting = seeded("search", "postgresql jsonb", "--mode", "hybrid", "--format", "json")
