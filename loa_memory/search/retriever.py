@@ -11,6 +11,7 @@ unpacked, the int8 model not built yet) is not waited for either: the answer is 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,7 @@ class Retriever:
         self.unembedded = 0  # entries without a vector, found by words only in this answer
         self.adopted = 0  # vectors taken from the user's vector cache
         self.model_pending = False  # the model is not ready: it is being prepared in the background
+        self._deadline: float | None = None  # when this command stops embedding before answering
         self._sidecar: Any = None
         self._queries: dict[str, Any] = {}
         self.is_fallback = False
@@ -131,10 +133,14 @@ class Retriever:
         seconds = self.config.retrieval.eager_embed_seconds
         if _deferred:
             seconds = min(seconds, DEFERRED_EAGER_SECONDS)
-        budget = eager_limit(sidecar.embedder, seconds)
-        if budget and self.can_embed():
-            self.embedded_now += sidecar.ensure(left[:budget], progress=self.progress)
-        if len(left) > budget:
+        if self._deadline is None:  # one budget for the whole command, in wall-clock time (the machine may be busy)
+            self._deadline = time.monotonic() + seconds
+        budget = min(eager_limit(sidecar.embedder, seconds), len(left))
+        done = 0
+        if budget and time.monotonic() < self._deadline and self.can_embed():
+            done = sidecar.ensure(left[:budget], progress=self.progress, deadline=self._deadline)
+            self.embedded_now += done
+        if len(left) > done:
             self._start_background()
 
     def _start_background(self) -> None:

@@ -150,21 +150,26 @@ class Sidecar:
 
     # writing ---------------------------------------------------------------------------------
 
-    def ensure(self, items: Iterable[tuple[str, str]], progress: Progress | None = None) -> int:
+    def ensure(self, items: Iterable[tuple[str, str]], progress: Progress | None = None, *,
+               deadline: float | None = None) -> int:
         """Store a vector for every (content_hash, text) item that has none yet; return how many were embedded.
 
         Vectors the user's cache (``shared``) holds are taken from it (``adopted``); the rest are embedded
         ``batch_size`` texts at a time, each batch committed at once (an interrupted run keeps what it did)
         under the writers' lock, which is held for one batch only: a second process embedding the same texts
-        takes turns with this one and skips what it finds done.
+        takes turns with this one and skips what it finds done. With a ``deadline`` (``time.monotonic()``) it
+        works in batches of 4 and starts no batch after it: what a command may do before answering.
         """
         todo = self._missing(items)
         self.adopted = 0
         if not todo:
             return 0
         embedded = done = 0
-        for start in range(0, len(todo), self.batch_size):
-            chunk = todo[start: start + self.batch_size]
+        size = 4 if deadline is not None else self.batch_size
+        for start in range(0, len(todo), size):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            chunk = todo[start: start + size]
             with self._locked():
                 self._state = None
                 chunk = [(h, t) for h, t in chunk if h not in self._load().row_of]
@@ -175,7 +180,7 @@ class Sidecar:
                     if self.shared is not None:
                         self.shared.put([h for h, _ in chunk], vectors)
             embedded += len(chunk)
-            done = min(start + self.batch_size, len(todo))
+            done = min(start + size, len(todo))
             if progress is not None:
                 progress(done, len(todo))
         return embedded

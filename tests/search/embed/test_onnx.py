@@ -100,6 +100,7 @@ def test_the_model_is_built_once_checked_by_digest_and_rebuilt_when_corrupt(
     assert sorted(p.name for p in first.parent.iterdir() if not p.name.startswith(".")) == [
         first.name,
         first.name + ".sha256",
+        first.name + ".verified",
     ]  # no temporary file left
     onnx_embed._LOADED.clear()
 
