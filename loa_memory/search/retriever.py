@@ -116,9 +116,10 @@ class Retriever:
             self._start_background()
         return False
 
-    def _catch_up(self, sidecar: Any, missing: dict[str, str]) -> None:
+    def _catch_up(self, sidecar: Any, missing: dict[str, str], *, spawn: bool = True) -> None:
         """Take what the user's vector cache holds, embed what fits in the time budget (everything when the
-        background step runs inline), and leave the rest to the background."""
+        background step runs inline), and leave the rest to the background (``spawn``: entries, which the
+        background `index` embeds; cue texts are not among them and wait for the next command's budget)."""
         patient = self.waits or background.mode() == "inline"
         if not patient and background.is_running(self.config.local_dir):
             return  # an `index` is at it, holding the sidecar's lock a batch at a time: do not wait for it
@@ -140,7 +141,7 @@ class Retriever:
         if budget and time.monotonic() < self._deadline and self.can_embed():
             done = sidecar.ensure(left[:budget], progress=self.progress, deadline=self._deadline)
             self.embedded_now += done
-        if len(left) > done:
+        if len(left) > done and spawn:
             self._start_background()
 
     def _start_background(self) -> None:
@@ -238,7 +239,7 @@ class Retriever:
         hashes = [text_hash(t) for t in texts]
         missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in sidecar}
         if missing:  # short cue texts: what the budget allows now, the rest at the next command
-            self._catch_up(sidecar, missing)
+            self._catch_up(sidecar, missing, spawn=False)
         return sidecar.matrix(hashes)  # zero rows (cosine 0) for those still without a vector
 
 
