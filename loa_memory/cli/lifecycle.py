@@ -63,7 +63,8 @@ def promote(state: State, /, dry_run: bool, world: str | None, fmt: str | None) 
     from loa_memory.lifecycle.promote import promote as run_promote
     from loa_memory.render.lifecycle import promote_text
 
-    emit(state, fmt, run_promote(state.config(), dry_run=dry_run, world=world).as_dict(), promote_text)
+    report = run_promote(state.config(), dry_run=dry_run, world=world, progress=progress_bar("embedding", "episodes"))
+    emit(state, fmt, report.as_dict(), promote_text)
 
 
 @click.command()

@@ -13,6 +13,7 @@ promoted on its own: its episodes become entries of the same world.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -62,7 +63,8 @@ def cue_text(entry: Entry, kind: str) -> str:
 
 
 def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
-                     warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
+                     warnings: list[str] | None = None, world: str | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> list[Cluster]:
     """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
     to a cluster's centroid."""
     from loa_memory.search.retriever import Retriever
@@ -72,7 +74,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
                       key=lambda pair: (pair[0].timestamp, pair[0].id))
     if not episodes:
         return []
-    retriever = Retriever(config, grimoire, waits=True)
+    retriever = Retriever(config, grimoire, progress, waits=True)
     matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)
@@ -114,9 +116,9 @@ def _describe(cluster: Cluster) -> dict[str, Any]:
             "episodes": [e.id for e in cluster.episodes], "sessions": cluster.sessions}
 
 
-def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
-            moment: datetime | None = None) -> PromoteReport:
-    """Promote recurring episode clusters; see the module docstring."""
+def promote(config: Config, *, dry_run: bool = False, world: str | None = None, moment: datetime | None = None,
+            progress: Callable[[int, int], None] | None = None) -> PromoteReport:
+    """Promote recurring episode clusters; see the module docstring (``progress`` hears the embedding)."""
     section = config.lifecycle
     threshold = float(section.similarity_threshold)
     min_sessions = int(section.promotion_min_sessions)
@@ -126,8 +128,9 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         clusters = [(name, cluster) for name in worlds
-                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name),
-                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name)]]
+                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name, progress),
+                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name,
+                                                                progress)]]
         report.considered = sum(len(c.episodes) for _world, c in clusters)
         for world_name, cluster in clusters:
             pairs = cluster.kind == antipatterns.KIND
