@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recall_cues import _add_corrections
-from benchmarks.retrieval_quality import DATA, load_jsonl, seed
+from benchmarks.recall_cues import seeded
+from benchmarks.retrieval_quality import DATA, load_jsonl
 from loa_memory.agents.hook_input import parse_hook_input
 from loa_memory.agents.tool_call import action_from_hook
 from loa_memory.answer.cues import action_record
@@ -68,11 +68,7 @@ def main() -> None:
     base = args.keep or Path(tempfile.mkdtemp(prefix="loa-bench-action-"))
     root = base / "grimoire"
     try:
-        if not (root / ".ids.json").exists():
-            seed(root, memories)
-            ids = _add_corrections(root, rows)
-            (root / ".ids.json").write_text(json.dumps(ids))
-        ids = json.loads((root / ".ids.json").read_text())
+        ids, refused = seeded(root, memories, rows)
         build_index(load_config(root))
         _fired(root, {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "true"}})
         tally = {"call": [0, 0, 0], "near_miss": [0, 0, 0], "harmless": [0, 0, 0]}  # calls, right, others
@@ -83,7 +79,8 @@ def main() -> None:
                 continue
             fired, output, took = _fired(root, row["hook"])
             seconds.append(took)
-            target = ids.get(str(row.get("correction"))) if row["type"] == "call" else None
+            key = str(row.get("correction"))
+            target = (ids.get(key) or f"refused:{key}") if row["type"] == "call" else None
             counts = tally[str(row["type"])]
             counts[0] += 1
             counts[1] += target in fired
@@ -111,6 +108,7 @@ def main() -> None:
         f"| corrections per harmless call ({harmless[0]}) | {harmless[2] / max(harmless[0], 1):.2f} |",
         f"| corrections per near miss ({near[0]}) | {near[2] / max(near[0], 1):.2f} |",
         f"| latency per call, in-process, p50 / p95 | {p50:.0f} ms / {p95:.0f} ms |", "",
+        *([f"Refused by `add` (their guarded calls count as misses): {', '.join(refused)}.", ""] if refused else []),
         f"Load average while it ran: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores).", ""])
     print(report)
     if args.show:

@@ -6,7 +6,8 @@ benchmarks/data/cues, whose corrections are added with `add --from-json -` to a 
 400 retrieval memories (as the held-out check does). Reports, per set: the share of tasks with a correction that
 get it; unrelated corrections per such task; corrections shown on tasks with no correction.
 
-Run: python benchmarks/recall_cues.py [--show-misses] → prints the table and writes benchmarks/reports/recall-cues.md
+Run: python benchmarks/recall_cues.py [--show-misses] → prints the table and writes benchmarks/reports/recall-cues.md;
+python benchmarks/recall_cues.py --set FILE [--keep DIR] [--report FILE] measures one set (a held-out one).
 """
 
 from __future__ import annotations
@@ -79,8 +80,9 @@ def _retrieval_tasks(memories: list[dict[str, object]]) -> list[tuple[str, str |
     return tasks
 
 
-def _add_corrections(root: Path, rows: list[dict[str, object]]) -> dict[str, str]:
-    """Add each correction with `loa-memory add --from-json -`; its set key -> the id it got."""
+def _add_corrections(root: Path, rows: list[dict[str, object]], refused: list[str] | None = None) -> dict[str, str]:
+    """Add each correction with `loa-memory add --from-json -`; its set key -> the id it got. A correction the CLI
+    refuses stops the run, or, with ``refused``, is noted there and left out."""
     ids = {}
     env = {**os.environ, "LOA_MEMORY_SERVER": "off"}
     for row in rows:
@@ -89,18 +91,74 @@ def _add_corrections(root: Path, rows: list[dict[str, object]]) -> dict[str, str
         done = subprocess.run([sys.executable, "-m", "loa_memory", "--root", str(root), "--format", "json", "add",
                                "--from-json", "-"], input=json.dumps(row["entry"]), capture_output=True, text=True,
                               env=env, check=False)
+        if done.returncode != 0 and refused is not None:
+            refused.append(str(row["key"]))
+            continue
         if done.returncode != 0:
             raise SystemExit(f"add failed for {row['key']}: {done.stdout}{done.stderr}")
         ids[str(row["key"])] = json.loads(done.stdout)["id"]
     return ids
 
 
+def seeded(root: Path, memories: list[dict[str, object]], rows: list[dict[str, object]]) -> tuple[dict[str, str],
+                                                                                                list[str]]:
+    """A grimoire at ``root`` with ``memories`` and the corrections of ``rows`` (seeded once: a later call with the
+    same ``root`` reuses it); the corrections' set keys -> ids, and the keys ``add`` refused."""
+    if not (root / ".ids.json").exists():
+        seed(root, memories)
+        refused: list[str] = []
+        ids = _add_corrections(root, rows, refused)
+        (root / ".refused.json").write_text(json.dumps(refused))
+        (root / ".ids.json").write_text(json.dumps(ids))
+    refused_file = root / ".refused.json"
+    return (json.loads((root / ".ids.json").read_text()),
+            json.loads(refused_file.read_text()) if refused_file.exists() else [])
+
+
+def _one_set(args: argparse.Namespace, memories: list[dict[str, object]]) -> None:
+    """``--set``: one set's corrections among the retrieval memories, its tasks and negatives."""
+    rows = load_jsonl(args.set)
+    base = args.keep or Path(tempfile.mkdtemp(prefix="loa-bench-cues-"))
+    try:
+        ids, refused = seeded(base / "grimoire", memories, rows)
+        tasks = [(str(r["text"]), ids.get(str(r["correction"]), f"refused:{r['correction']}")
+                  if r["type"] == "task" else None) for r in rows if r["type"] in ("task", "negative")]
+        outcome = _measure(_shown(args.set), base / "grimoire", tasks)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    load = os.getloadavg()
+    report = "\n".join([
+        "# Correction cues in recall: one set", "",
+        f"`recall TASK` over {len(memories)} memories of benchmarks/data/retrieval plus the corrections of "
+        f"{_shown(args.set)} added with `add --from-json -`.", "",
+        "| set | tasks with a correction that get it | unrelated corrections per such task | tasks without one "
+        "| corrections on tasks without one |", "|---|---|---|---|---|", outcome.row(), "",
+        *([f"Refused by `add` (their tasks count as misses): {', '.join(refused)}.", ""] if refused else []),
+        f"Load average while it ran: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores).", ""])
+    print(report)
+    if args.show_misses:
+        print("\n".join([f"MISS {t}" for t in outcome.misses] + [f"FIRED {t}" for t in outcome.fired]))
+    args.report.write_text(report)
+
+
+def _shown(path: Path) -> str:
+    root = Path(__file__).resolve().parents[1]
+    return str(path.resolve().relative_to(root)) if path.resolve().is_relative_to(root) else path.name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--set", type=Path, help="measure only this set (corrections, tasks, negatives)")
+    parser.add_argument("--keep", type=Path, help="with --set: seed the grimoire here once and reuse it")
+    parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "recall-cues.md")
     parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
     args = parser.parse_args()
     memories = load_jsonl(DATA / "memories.jsonl")
+    if args.set:
+        _one_set(args, memories)
+        return
     base = Path(tempfile.mkdtemp(prefix="loa-bench-cues-"))
     outcomes = []
     try:
@@ -135,7 +193,7 @@ def main() -> None:
             for text in outcome.fired:
                 print(f"{outcome.name} FIRED {text}")
     if not args.no_report:
-        (Path(__file__).parent / "reports" / "recall-cues.md").write_text(report)
+        args.report.write_text(report)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ _GLOBAL_VALUE_OPTIONS = frozenset({"--root", "--format"})
 def main() -> None:
     """Console-script entry point."""
     argv = sys.argv[1:]
+    if nothing_to_do(argv):
+        sys.exit(0)
     command, root = parse(argv)
     stdin: str | None = None
     if command in SERVED and enabled() and root is not None:
@@ -58,6 +60,29 @@ def run_here(argv: list[str], stdin: str | None = None) -> int:
     from loa_memory.cli import run_command
 
     return run_command(argv)
+
+
+def nothing_to_do(argv: list[str]) -> bool:
+    """The git hooks' common case, decided before click and the store are imported: ``capture --post-commit``
+    after a commit without memory trailers, ``scan-secrets --commit-message FILE`` on a message without a secret
+    (on a hit, the full command reads the config's allowlist and reports)."""
+    words = [w for w in argv if w not in ("-q", "--quiet")]
+    root: Path | None = None
+    if len(words) >= 2 and words[0] == "--root":
+        root, words = Path(words[1]), words[2:]
+    if words == ["capture", "--post-commit"]:
+        from loa_memory.repo.quick import head_needs_capture
+
+        return not head_needs_capture(root)
+    if len(words) == 3 and words[:2] == ["scan-secrets", "--commit-message"]:
+        from loa_memory.repo.message import message_hits, message_text
+
+        try:
+            text = Path(words[2]).read_text("utf-8", errors="replace")
+        except OSError:
+            return False  # the command says what is wrong
+        return not message_hits(message_text(text))
+    return False
 
 
 def parse(argv: list[str]) -> tuple[str | None, Path | None]:

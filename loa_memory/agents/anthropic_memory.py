@@ -44,7 +44,8 @@ from loa_memory.agents.memory_text import format_listing, format_view, insert_li
 from loa_memory.agents.note_write import archive_notes, create_note, edit_note, move_notes
 from loa_memory.agents.notes import NOTE_CATEGORY, NoteSpace, list_notes, note_space, read_note, resolve
 from loa_memory.errors import LoaError
-from loa_memory.secrets.gate import check_secrets
+from loa_memory.secrets.gate import check_name, check_secrets
+from loa_memory.secrets.redact import redact_error, redact_name
 from loa_memory.store.config import find_root, load_config
 
 P = ParamSpec("P")
@@ -52,14 +53,18 @@ R = TypeVar("R")
 
 
 def _as_tool_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Report loa-memory's refusals to the model as tool errors, with the hint."""
+    """Report loa-memory's refusals to the model as tool errors, with the hint; a secret quoted in one (a path the
+    model gave) is redacted, as the CLI does."""
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
         except LoaError as exc:
-            hint = f" ({exc.hint})" if exc.hint else ""
-            raise ToolError(f"{exc.message}{hint}") from exc
+            clean = redact_error(exc)
+            hint = f" ({clean.hint})" if clean.hint else ""
+            raise ToolError(f"{clean.message}{hint}") from None
+        except ToolError as exc:
+            raise ToolError(redact_name(str(exc))) from None
     return wrapper
 
 
@@ -110,6 +115,7 @@ class GrimoireMemoryTool(BetaAbstractMemoryTool):
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
         parts = memory_parts(command.path)
         rel = file_rel(parts)
+        check_name(self.space.config, command.path)
         if resolve(self.space, rel).exists():
             raise ToolError(f"File {command.path} already exists")
         check_secrets(self.space.config, command.file_text, shown_path(parts), 1)
@@ -157,6 +163,7 @@ class GrimoireMemoryTool(BetaAbstractMemoryTool):
     @_as_tool_errors
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         old, new = memory_parts(command.old_path), memory_parts(command.new_path)
+        check_name(self.space.config, command.new_path)
         if not old or not new:
             raise ToolError("Cannot rename the /memories directory itself")
         if self._is_folder(old):

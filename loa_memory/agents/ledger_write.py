@@ -17,6 +17,7 @@ from loa_memory.errors import NotFound, UsageError
 from loa_memory.model import Entry
 from loa_memory.store import git
 from loa_memory.store.config import Config
+from loa_memory.store.ids import shown_id
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.write.add import Written, add_entry, clip
 
@@ -72,7 +73,7 @@ def _resolve_ids(grimoire: Grimoire, ids: Sequence[str], option: str) -> list[st
     for memory_id in ids:
         entry = grimoire.by_id.get(memory_id.strip())
         if entry is None:
-            raise NotFound(f"{option} {memory_id}: no memory with that id",
+            raise NotFound(f"{option} {shown_id(memory_id)}: no memory with that id",
                            hint="`loa-memory list` shows the ids; ids look like MEM-20260201-001")
         if entry.id not in resolved:
             resolved.append(entry.id)

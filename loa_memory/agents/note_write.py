@@ -17,7 +17,7 @@ from typing import Any
 from loa_memory.agents.notes import NoteSpace, note_summary, resolve, split_note
 from loa_memory.errors import GrimoireError, NotFound, UsageError, ValidationError
 from loa_memory.model import Entry
-from loa_memory.secrets.gate import check_secrets
+from loa_memory.secrets.gate import check_name, check_secrets
 from loa_memory.store import schema, yamlio
 from loa_memory.store.load import Grimoire, MemoryFile, load_grimoire
 from loa_memory.store.lock import locked
@@ -68,7 +68,9 @@ def _checked_text(space: NoteSpace, path: Path, front: str, body: str) -> str:
 
 def create_note(space: NoteSpace, rel: str, body: str, *, source: Mapping[str, Any] | None = None,
                 moment: datetime | None = None) -> Written:
-    """Write a new note at ``rel`` with a fresh id; refuses if a file or folder is already there."""
+    """Write a new note at ``rel`` with a fresh id; refuses if a file or folder is already there, or if its path
+    holds a secret (a file name is committed and listed like its text)."""
+    check_name(space.config, rel, "the note's path")
     path = _note_file(space, rel)
     _require_text(body)
     with _transaction(space) as (grimoire, changes):
@@ -144,6 +146,7 @@ def move_notes(space: NoteSpace, old_rel: str, new_rel: str) -> list[tuple[str, 
 
     Refuses when ``new_rel`` exists or lies inside ``old_rel``. Returns (old, new) repository paths.
     """
+    check_name(space.config, new_rel, "the new path")
     old, new = resolve(space, old_rel), resolve(space, new_rel)
     if old == space.root:
         raise UsageError("the notes folder itself cannot be moved")

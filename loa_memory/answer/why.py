@@ -243,9 +243,12 @@ def item_record(result: WhyResult, item: WhyItem) -> dict[str, Any]:
 
 
 def why_record(result: WhyResult) -> dict[str, Any]:
-    """The stable JSON shape of a ``why`` answer (documented in docs/why.md)."""
+    """The stable JSON shape of a ``why`` answer (documented in docs/why.md); a secret in the target, which is
+    echoed back, is shown redacted."""
+    from loa_memory.secrets.redact import redact_text
+
     return {
-        "target": result.target, "mode": result.mode, "path": str(result.path) if result.path else None,
+        "target": redact_text(result.target), "mode": result.mode, "path": str(result.path) if result.path else None,
         "commits": [{"sha": c.sha, "subject": c.subject, "found_by": c.found_by, "memory_ids": list(c.memory_ids)}
                     for c in result.commits],
         "results": [item_record(result, item) for item in result.items],

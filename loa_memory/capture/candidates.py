@@ -37,6 +37,7 @@ class Candidate:
     commit: CommitInfo | None = None
     evidence_key: tuple[str, str] | None = None  # (session id, evidence) for transcript episodes
     unresolved: bool = False
+    withheld: str = ""  # what the secret gate found in the source that the fields no longer show
 
 
 def commit_candidates(config: Config, shas: Sequence[str]) -> Iterator[Candidate]:
@@ -48,6 +49,7 @@ def commit_candidates(config: Config, shas: Sequence[str]) -> Iterator[Candidate
         if not memories:
             continue
         files = [f for f in changed_files(config.root, info.sha) if not f.startswith(memory_dirs) and f != CONFIG_NAME]
+        withheld = _split_secret(config, info.message, memories)
         for memory in memories:
             cat = config.category(memory["category"])
             fields: dict[str, Any] = dict(memory)
@@ -65,7 +67,21 @@ def commit_candidates(config: Config, shas: Sequence[str]) -> Iterator[Candidate
             about = [f for f in files if not _bookkeeping(config, f)]
             if about:
                 fields["artifacts"] = about[:ARTIFACT_LIMIT]
-            yield Candidate(f"commit {info.sha[:12]} {cat.name.capitalize()}:", fields, commit=info)
+            yield Candidate(f"commit {info.sha[:12]} {cat.name.capitalize()}:", fields, commit=info, withheld=withheld)
+
+
+def _split_secret(config: Config, message: str, memories: Sequence[dict[str, Any]]) -> str:
+    """The kinds of secret the message holds that its unfolded trailers hide (a token cut by a continuation
+    line reads as two words once unfolded): every memory of such a commit is withheld, never written."""
+    from loa_memory.secrets.gate import configured_hits
+
+    trailers = re.split(r"\n[ \t]*\n", message.strip("\n"))[-1]  # git reads trailers in the last paragraph
+    hits = configured_hits(config, trailers)
+    if not hits:
+        return ""
+    seen = {hit.digest for memory in memories for hit in configured_hits(config, " ".join(map(str, memory.values())))}
+    hidden = sorted({hit.description for hit in hits if hit.digest not in seen})
+    return ", ".join(hidden)
 
 
 def transcript_candidates(config: Config, transcript: Transcript, session_id: str | None = None,
@@ -73,7 +89,7 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
     """One episode candidate per cue in the transcript (timed by its turn, else ``moment``)."""
     session = session_id or transcript.session_id
     shown = _shown_path(config.root, transcript.path)
-    for cue in detect(transcript.turns):
+    for cue in detect(transcript.turns, transcript.calls):
         quote = cue.evidence[0]
         content = quote if cue.kind != "error" else f"{cue.fields['error']}\nResolution: {cue.fields.get('resolution')}"
         gist = summarise(str(cue.fields.get("lesson") or quote))
@@ -92,6 +108,8 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
             "evidence": list(cue.evidence),
             **cue.fields,
         }
+        if "trigger" in fields:  # the agent's command line may hold a token: keep the correction, withhold that
+            fields["trigger"] = _scrub(config, fields["trigger"])
         yield Candidate(f"{shown}:{cue.turn.line}", fields, evidence_key=(session, evidence_text(cue.evidence)),
                         unresolved=not cue.resolved)
 

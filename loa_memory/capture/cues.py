@@ -1,11 +1,13 @@
 """What is worth remembering in a transcript: corrections, preferences, decisions, and errors with their fixes.
 
 Deterministic rules over sentences; every rule is data (a pattern, a confidence, the speakers it applies to)
-in ``RULES``, tried in order, so one sentence yields at most one cue. Examples each rule is meant to catch:
+in ``RULES`` (and ``corrections.WORD_RULES``), tried in order, so one sentence yields at most one cue.
+Examples each rule is meant to catch:
 
-- correction (the user's): "No, actually the migrations live in db/migrations." / "That's wrong." /
-  "Don't call requests directly, use the client wrapper instead." / "Stop adding docstrings to tests." /
-  "Use pnpm, not npm." / "I told you to keep the old endpoint."
+- correction (the user's), heard by ``capture/corrections.py`` with what the agent had just done: "No, actually
+  the migrations live in db/migrations." / "That's wrong." / "Don't call requests directly, use the client
+  wrapper instead." / "Stop adding docstrings to tests." / "Use pnpm, not npm." / "we never force-push to main"
+  (after ``git push --force``).
 - preference (the user's): "Always run ruff before committing." / "Never squash merge." /
   "I'd rather have small modules." / "I prefer pytest fixtures over mocks." / "From now on, write tests first."
 - decision (anyone's; weaker from the assistant): "Let's go with SQLite instead of Redis because ..." /
@@ -21,11 +23,12 @@ Questions (sentences ending in ``?``) and fenced code never count as speech.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from loa_memory.capture.transcript import Role, Turn
+from loa_memory.capture.corrections import Context, contexts, hear
+from loa_memory.capture.transcript import Role, ToolCall, Turn
 
 Kind = Literal["correction", "preference", "decision", "error"]
 _USER: frozenset[Role] = frozenset({"user", "unknown"})
@@ -46,15 +49,6 @@ def _rule(kind: Kind, pattern: str, confidence: float, roles: frozenset[Role] = 
 
 
 RULES: tuple[Rule, ...] = (
-    _rule("correction", r"\b(?:that'?s|that is|this is|it'?s|you'?re|you are|this was|that was)\s+(?:wrong|"
-                        r"incorrect|not (?:right|correct|what i (?:asked|wanted|meant)))\b", 0.85),
-    _rule("correction", r"\b(?:don'?t|do not|never)\b.*\binstead\b", 0.85),
-    _rule("correction", r"^(?:no|nope|nah)\b(?!\s+(?:problem|worries|thanks?|rush)\b)[\s,.!:;—-]", 0.8),
-    _rule("correction", r"^(?:please\s+)?stop\s+\w+ing\b", 0.75),
-    _rule("correction", r"\byou (?:shouldn'?t|should not|should) have\b", 0.7),
-    _rule("correction", r"\bi (?:said|told you|asked (?:you )?(?:to|for|not to))\b", 0.7),
-    _rule("correction", r"^(?:actually|wait)\b[\s,]", 0.65),
-    _rule("correction", r"^not\s+[^,;]{1,60},\s*(?:but\s+)?\S|\w[^,;]{0,60},\s+not\s+[^,;]{1,60}[.!]?$", 0.6),
     _rule("decision", r"\b(?:we|i)(?:'ve| have)?\s+decided\s+(?:to\s+|on\s+|that\s+)?(?P<choice>.+)", 0.75, _ANYONE),
     _rule("decision", r"\b(?:the|our|my)\s+decision\s+(?:is|was)\s*:?\s*(?:to\s+)?(?P<choice>.+)", 0.75, _ANYONE),
     _rule("decision", r"\blet'?s\s+(?:go with|use|pick|choose|stick with|keep|adopt|switch to|go for)\s+"
@@ -79,10 +73,13 @@ _ERROR_LINES = (
 RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:was|is)|(?:was |is )?resolved "
                        r"(?:it |this )?by|solved (?:it |this )?by|the (?:root )?(?:cause|problem|issue) (?:was|is)|"
                        r"it turned out|turns out)\b", _I)
-LEAD = re.compile(r"^(?:(?:no|nope|nah|wait|actually|ok|okay|hmm|well|(?:that'?s|that is|this is|it'?s) "
+LEAD = re.compile(r"^(?:(?:(?:no|nope|nah)(?=\s*[,.!:;—-])|wait|actually|ok|okay|hmm|well|again|once again|please|pls|"
+                   r"plz|but|and|so|thanks|thank you|one (?:more )?thing|"
+                   r"good(?: find)?|yes(?: please)?|great|nice|as i said|i(?:'ve| have)? (?:already )?told you"
+                   r"(?: (?:last time|before|already|twice))?|(?:that'?s|that is|this is|it'?s) "
                    r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
-_EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—]|\s+-+\s|$)", _I),
-                     re.compile(r"^(?:please\s+)?stop\s+(?P<x>\w+ing\b[^,;.]*)", _I))
+_EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|dont|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—.]|\s+-+\s|$)", _I),
+                     re.compile(r"\b(?:stop|quit)\s+(?P<x>\w+ing\b[^,;.—]*?)(?:\s+-+\s|\s*[,;.—]|$)", _I))
 _REASON = re.compile(r"\b(?:because|since|as it|as they|so that)\s+(?P<why>.+?)[.!]?$", _I)
 _ALTERNATIVE = re.compile(r"\b(?:instead of|rather than|over)\s+(?P<alt>.+?)(?=\s+(?:because|since|as it|as they|"
                           r"so that)\b|[,;.!]|$)", _I)
@@ -91,6 +88,7 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 QUOTE_LIMIT = 1000
+_WHOLE_TURN = 4  # a correction's lesson is its whole turn up to this many sentences, else it and the next two
 
 
 @dataclass(frozen=True)
@@ -123,13 +121,15 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 3].rstrip() + "..."
 
 
-def detect(turns: tuple[Turn, ...] | list[Turn]) -> Iterator[Cue]:
-    """Every cue in ``turns``, in transcript order (errors when their resolution, or the end, is reached)."""
+def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = ()) -> Iterator[Cue]:
+    """Every cue in ``turns``, in transcript order (errors when their resolution, or the end, is reached);
+    ``calls``, the agent's tool calls, tell what a user's correction answers (``capture/corrections.py``)."""
     pending: list[Cue] = []
     previous_assistant = ""
-    for turn in turns:
+    heard = contexts(turns, calls)
+    for position, turn in enumerate(turns):
         if turn.role != "tool":
-            yield from _speech_cues(turn, previous_assistant)
+            yield from _speech_cues(turn, previous_assistant, heard.get(position, Context()))
             resolution = next((s for s in sentences(turn.text) if RESOLVED.search(s) and not s.endswith("?")), None)
             if resolution and pending:
                 error = pending.pop()
@@ -145,35 +145,55 @@ def detect(turns: tuple[Turn, ...] | list[Turn]) -> Iterator[Cue]:
     yield from pending
 
 
-def _speech_cues(turn: Turn, previous_assistant: str) -> Iterator[Cue]:
+def _classify(sentence: str, role: Role, context: Context, corrected: bool) -> tuple[Kind, float] | None:
+    """A sentence's cue: a correction heard by words alone first, then a decision, then a correction heard
+    with the help of what the agent did, then a preference."""
+    heard = hear(sentence, context) if role in _USER and not corrected else None
+    if heard is not None and heard.need == "any":
+        return "correction", heard.confidence
+    question = sentence.endswith("?")
+    rule = next((r for r in RULES if role in r.roles and not question and r.pattern.search(sentence)), None)
+    if rule is not None and rule.kind == "decision":
+        return rule.kind, rule.confidence
+    if heard is not None:
+        return "correction", heard.confidence
+    if rule is None or (corrected and rule.kind == "preference"):  # "Never log it." explains the turn's correction
+        return None
+    return rule.kind, rule.confidence
+
+
+def _speech_cues(turn: Turn, previous_assistant: str, context: Context) -> Iterator[Cue]:
     said = sentences(turn.text)
-    skip = False
+    skip = corrected = False
     for index, sentence in enumerate(said):
-        if skip or sentence.endswith("?"):
+        if skip:
             skip = False
             continue
-        rule = next((r for r in RULES if turn.role in r.roles and r.pattern.search(sentence)), None)
-        if rule is None:
+        found = _classify(sentence, turn.role, context, corrected)
+        if found is None:
             continue
+        kind, confidence = found
         quote = sentence
-        if rule.kind == "correction" and len(sentence.split()) <= 4 and index + 1 < len(said):
+        if kind == "correction" and len(sentence.split()) <= 4 and index + 1 < len(said):
             quote = f"{sentence} {said[index + 1]}"  # "No." / "That's wrong." then what to do
             skip = True
-        confidence = rule.confidence - (0.1 if turn.role == "unknown" else 0.0)
-        fields = _fields(rule, quote, previous_assistant)
-        if rule.kind == "decision":
+        corrected = corrected or kind == "correction"  # one correction a turn: the rest of it explains the first
+        confidence -= 0.1 if turn.role == "unknown" else 0.0
+        told = " ".join(said if len(said) <= _WHOLE_TURN else said[index:index + 3])
+        fields = _fields(kind, quote, context.action or previous_assistant, told)
+        if kind == "decision":
             confidence += 0.1 if fields.get("rationale") else 0.0
             confidence -= 0.1 if turn.role == "assistant" else 0.0
-        yield Cue(rule.kind, turn, (_quote(quote),), round(min(confidence, 0.9), 2), fields, turn.end)
+        yield Cue(kind, turn, (_quote(quote),), round(min(confidence, 0.9), 2), fields, turn.end)
 
 
-def _fields(rule: Rule, quote: str, previous_assistant: str) -> dict[str, Any]:
-    if rule.kind == "correction":
+def _fields(kind: Kind, quote: str, previous_assistant: str, told: str = "") -> dict[str, Any]:
+    if kind == "correction":
         trigger = next((m["x"].strip() for p in _EXPLICIT_TRIGGER if (m := p.search(quote))), "")
-        lesson = LEAD.sub("", quote).strip() or quote
+        lesson = LEAD.sub("", told or quote).strip() or quote
         return {"trigger": _quote(trigger or previous_assistant or quote),
                 "lesson": _quote(lesson[:1].upper() + lesson[1:])}
-    if rule.kind == "decision":
+    if kind == "decision":
         fields: dict[str, Any] = {}
         reason = _REASON.search(quote)
         if reason:

@@ -23,6 +23,7 @@ from loa_memory.errors import SecretRefused, ValidationError
 from loa_memory.secrets.gate import check_secrets
 from loa_memory.store import yamlio
 from loa_memory.store.config import Config
+from loa_memory.store.local.runs import record_run
 from loa_memory.store.save import Changeset
 from loa_memory.store.times import now_utc, parse_time
 from loa_memory.write.add import (
@@ -98,6 +99,8 @@ def capture(config: Config, options: CaptureOptions, *, moment: datetime | None 
         candidates.extend(trace_candidates(config, transcript, options.session_id, moment))
     if candidates:
         _write(config, candidates, options, report, moment or now_utc())
+    if not options.dry_run:
+        record_run(config, "capture", {"added": len(report.added), "skipped": len(report.skipped)}, moment)
     return report
 
 
@@ -116,9 +119,14 @@ def _write(config: Config, candidates: list[Candidate], options: CaptureOptions,
             summary = str(fields.get("summary") or summarise(str(fields["content"])))
             reason = _reason(candidate, seen, minimum, wanted)
             if reason:
-                report.skipped.append(Skipped(candidate.origin, reason[0], reason[1], summary))
+                report.skipped.append(Skipped(candidate.origin, reason[0], reason[1],
+                                              "" if reason[0] == "secret" else summary))
                 continue
-            data = complete_entry(config, fields, used, moment)
+            try:
+                data = complete_entry(config, fields, used, moment)
+            except SecretRefused as exc:  # a secret in a field as given (a tag, a field's name)
+                report.skipped.append(Skipped(candidate.origin, "secret", _secret_reason(exc), ""))
+                continue
             expires = parse_time(str(data.get("expires_at") or ""))
             if expires is not None and expires <= moment:
                 report.skipped.append(Skipped(candidate.origin, "expired", f"its {data['ttl']} ran out on "
@@ -140,6 +148,8 @@ def _reason(candidate: Candidate, seen: Seen, minimum: float, wanted: set[str]) 
     fields = candidate.fields
     if candidate.unresolved:
         return "unresolved", "an error with no resolution later in the transcript"
+    if candidate.withheld:
+        return "secret", f"the message holds {candidate.withheld} across a line break"
     if wanted and fields["category"] not in wanted:
         return "not-captured", f"{fields['category']} is not in memory_schema.auto_capture.categories"
     duplicate = seen.duplicate(candidate)
@@ -157,7 +167,11 @@ def _gate(config: Config, data: dict[str, Any], world: str) -> tuple[Reason, str
         rel = target_path(config, config.category(str(data["category"])), world, data).relative_to(config.root)
         check_secrets(config, yamlio.dump_item(data), rel.as_posix(), 1)
     except SecretRefused as exc:
-        return "secret", exc.message.split(" (", 1)[0].removeprefix("refused: ")
+        return "secret", _secret_reason(exc)
     except ValidationError as exc:
         return "invalid", exc.message
     return None
+
+
+def _secret_reason(exc: SecretRefused) -> str:
+    return exc.message.split(" (", 1)[0].removeprefix("refused: ")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from loa_memory.capture.corrections import sounds_like_correction
 from loa_memory.capture.cues import LEAD, RESOLVED, RULES, error_line, sentences
 from loa_memory.capture.transcript import ToolCall, Transcript, Turn
 
@@ -113,7 +114,7 @@ def _retry_key(call: ToolCall, cwd: str | None) -> tuple[str, str]:
 
 
 def _is_cue(turn: Turn) -> bool:
-    return any(rule.pattern.search(s) for s in sentences(turn.text) for rule in RULES)
+    return any(sounds_like_correction(s) or any(rule.pattern.search(s) for rule in RULES) for s in sentences(turn.text))
 
 
 def split_tasks(transcript: Transcript) -> list[Task]:
@@ -131,7 +132,8 @@ def split_tasks(transcript: Transcript) -> list[Task]:
             assert current is not None
             current.constraints += [clip(s, 200) for s in sentences(turn.text) if not s.endswith("?")
                                     and LEAD.sub("", s).strip(" .!,;:")
-                                    and (_CONSTRAINT.search(s) or any(r.pattern.search(s) for r in RULES))]
+                                    and (_CONSTRAINT.search(s) or sounds_like_correction(s)
+                                         or any(r.pattern.search(s) for r in RULES))]
         if current is not None:
             current.turns.append(turn)
             current.end = max(current.end, turn.end)

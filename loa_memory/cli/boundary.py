@@ -42,6 +42,9 @@ def _usage_error(error: click.ClickException) -> UsageError:
 
 
 def _report(error: LoaError, as_json: bool) -> None:
+    from loa_memory.secrets.redact import redact_error
+
+    error = redact_error(error)  # an error may quote what was given; a secret in it is never printed
     if as_json:
         click.echo(json.dumps({"error": error.as_record()}, indent=2, ensure_ascii=False))
         return
@@ -73,7 +76,17 @@ def run(command: click.Command, argv: list[str] | None = None) -> int:
         if as_json:
             _report(_usage_error(error), True)
         else:
-            error.show()
+            from loa_memory.secrets.redact import redact_name
+
+            # as click shows it, with what the user gave redacted ("Invalid value for '--ttl': 'ghp_…'")
+            shown = redact_name(error.format_message())
+            if shown == error.format_message():
+                error.show()
+            else:
+                ctx = getattr(error, "ctx", None)
+                if ctx is not None:
+                    click.echo(ctx.get_usage(), err=True)
+                click.echo(f"Error: {shown}", err=True)
         return 2
     except (click.Abort, KeyboardInterrupt) as stop:
         if as_json:
@@ -85,10 +98,13 @@ def run(command: click.Command, argv: list[str] | None = None) -> int:
         return 1
     except Exception as exc:
         log = _crash_log(exc)
-        click.echo(f"error: unexpected {type(exc).__name__}: {exc}\n  this is a bug in loa-memory; "
+        from loa_memory.secrets.redact import redact_name
+
+        said = redact_name(str(exc))
+        click.echo(f"error: unexpected {type(exc).__name__}: {said}\n  this is a bug in loa-memory; "
                    f"details in {log}", err=True)
         if as_json:
-            _report(Internal(f"unexpected {type(exc).__name__}: {exc}", path=str(log),
+            _report(Internal(f"unexpected {type(exc).__name__}: {said}", path=str(log),
                              hint="this is a bug in loa-memory; the file at path holds the details"), True)
         return 3
     return int(result) if isinstance(result, int) else 0

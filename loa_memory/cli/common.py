@@ -99,3 +99,12 @@ def note_unblocking(problems: list[dict[str, Any]]) -> None:
 def split_csv(values: tuple[str, ...]) -> list[str]:
     """``--tags a,b --tags c`` → ``[a, b, c]``."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def setup_merge_driver(root: Path) -> None:
+    """Configure the merge driver in this clone if it is missing (quietly); say on stderr how if that fails."""
+    from loa_memory.store.git import ensure_merge_driver
+
+    warning = ensure_merge_driver(root).warning
+    if warning:
+        click.echo(warning, err=True)

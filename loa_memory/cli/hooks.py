@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from loa_memory.cli.common import State, emit, format_option, pass_state
+from loa_memory.cli.common import State, emit, format_option, pass_state, setup_merge_driver
 
 
 @click.group()
@@ -22,7 +22,9 @@ def install(state: State, /, names: tuple[str, ...], fmt: str | None) -> None:
     """Install NAMES (default: every hook); existing hooks are chained, not overwritten."""
     from loa_memory.repo.hooks import install_hooks
 
-    done = install_hooks(state.find_root(), names)
+    root = state.find_root()
+    done = install_hooks(root, names)
+    setup_merge_driver(root)
     emit(state, fmt, {"installed": done}, lambda d: "\n".join(f"installed {h}" for h in d["installed"]))
 
 

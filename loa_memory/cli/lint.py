@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from loa_memory.cli.common import State, emit, pass_state
+from loa_memory.cli.common import State, emit, pass_state, setup_merge_driver
 from loa_memory.errors import LoaError
 
 REPORT_FORMATS = ("text", "json", "github", "sarif")
@@ -60,8 +60,11 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool
         if fmt == "text" and fixes:
             click.echo(fixes_text(fixes))
         output = REPORTER_BY_NAME[fmt](result.findings, result.files, _rule_docs())
+        if not output and fmt == "text":
+            output = f"no problems in {result.files} memory file(s)"
         if output:
             click.echo(output)
+    setup_merge_driver(config.root)
     ctx.exit(result.exit_code(strict))
 
 
@@ -69,8 +72,13 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str | None, fix: bool
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default=None, help="Output format.")
 @click.option("--no-pii", is_flag=True, help="Only credentials, not personal data.")
+@click.option("--commit-message", is_flag=True,
+              help="FILES are commit messages, as git hands them to a commit-msg hook: what is below the "
+                   "scissors line is skipped, personal data counts only in memory trailers, and a finding "
+                   "refuses the commit.")
 @click.pass_context
-def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, no_pii: bool) -> None:
+def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, no_pii: bool,
+                 commit_message: bool) -> None:
     """Scan any text FILES for secrets and personal data; exit 1 on a finding. Values are never printed."""
     from loa_memory.render.lint import REPORTER_BY_NAME
     from loa_memory.secrets.files import scan_files
@@ -80,7 +88,13 @@ def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, n
         config = state.config()
     except LoaError:
         config = None  # scanning needs no grimoire: outside one, defaults apply
-    if config is not None and not no_pii:
+    if config is not None:
+        setup_merge_driver(config.root)
+    if commit_message:
+        from loa_memory.repo.message import scan_messages
+
+        findings, skipped = scan_messages(list(files), config)
+    elif config is not None and not no_pii:
         from loa_memory.lint.engine import scan_secret_paths
 
         findings, skipped = scan_secret_paths(config, list(files))
@@ -94,6 +108,10 @@ def scan_secrets(ctx: click.Context, files: tuple[Path, ...], fmt: str | None, n
     output = REPORTER_BY_NAME[fmt](findings, len(files), {"secret": _rule_docs().get("secret", "")})
     if output:
         click.echo(output)
+    if commit_message and findings and fmt == "text":
+        from loa_memory.repo.message import REFUSED_HINT
+
+        click.echo(REFUSED_HINT, err=True)
     ctx.exit(1 if findings else 0)
 
 

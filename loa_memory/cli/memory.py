@@ -41,7 +41,8 @@ def init(state: State, world: str | None, description: str, fmt: str | None) -> 
     from loa_memory.repo.init import init_repo
 
     report = init_repo(state.find_root(), world, description)
-    emit(state, fmt, report, lambda r: "\n".join([f"created {p}" for p in r["created"]]
+    emit(state, fmt, report, lambda r: "\n".join([*(f"created {p}" for p in r["created"]),
+                                                    *(f"updated {p}" for p in r["updated"])]
                                                    or [f"already initialised: {r['root']}"]))
 
 
@@ -142,7 +143,7 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
         --tags database,architecture --confidence 0.95
     loa-memory add --from-json - < entry.json
     """
-    from loa_memory.write.add import add_entry, written_record
+    from loa_memory.write.add import add_entry, expired_note, written_record
 
     config = state.config()
     fields = _fields(content, opts)
@@ -154,6 +155,9 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
     data = written_record(written)
     emit(state, fmt, data, written_text)
     note_unblocking(data["problems"])
+    note = expired_note(written)
+    if note:
+        click.echo(note, err=True)
 
 
 @click.command()

@@ -47,12 +47,12 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
            track: bool, profile: str | None, fmt: str | None) -> None:
     """Find memories by words and meaning."""
     from loa_memory.render.search import search_text
-    from loa_memory.search.search import SearchOptions, max_per_query, search_record
+    from loa_memory.search.search import RELEVANCE_FLOOR, SearchOptions, max_per_query, search_record
     from loa_memory.search.search import search as run_search
 
     config = state.config()
     options = SearchOptions(query, max_per_query(config, k), split_csv(categories), split_csv(tags), worlds, history,
-                            mode, min_confidence)  # type: ignore[arg-type]
+                            mode, min_confidence, RELEVANCE_FLOOR)  # type: ignore[arg-type]
     weights = None
     if profile:
         from loa_memory.tuning.profiles import query_weights

@@ -83,3 +83,28 @@ def greedy(items: Sequence[tuple[Entry, str, int]], matrix: Any, threshold: floa
             cluster.slots.append(items[n][2])
         clusters.append(cluster)
     return clusters
+
+
+def average_link(similarity: Any, threshold: float) -> list[list[int]]:
+    """Indexes of a square ``similarity`` matrix clustered by average link: the two clusters whose members are
+    closest on average merge while that average reaches ``threshold``. Unlike ``greedy_clusters`` the result
+    does not depend on the order, so a third wording close to the first two together is not left out because
+    it came second. Clusters come in the order of their first member."""
+    matrix = np.asarray(similarity, dtype=np.float64)
+    clusters: list[list[int]] = [[n] for n in range(len(matrix))]
+    sums = matrix.copy()  # sums[a, b]: total similarity between the members of clusters a and b
+    alive = np.ones(len(matrix), dtype=bool)
+    while alive.sum() > 1:
+        sizes = np.array([len(c) for c in clusters], dtype=np.float64)
+        average = sums / np.outer(sizes, sizes)
+        average[~alive, :] = -np.inf
+        average[:, ~alive] = -np.inf
+        np.fill_diagonal(average, -np.inf)
+        a, b = sorted(np.unravel_index(int(np.argmax(average)), average.shape))
+        if average[a, b] < threshold:
+            break
+        clusters[a].extend(clusters[b])
+        sums[a, :] += sums[b, :]
+        sums[:, a] += sums[:, b]
+        alive[b] = False
+    return sorted((sorted(clusters[n]) for n in np.flatnonzero(alive)), key=lambda members: members[0])

@@ -35,6 +35,10 @@ def gather_facts(config: Config, now: datetime | None = None) -> Facts:
                  due_for_archival=len(plan_archive(config, grimoire, moment).due))
 
 
+# Thresholds on what recall saves over loading everything: meaningless while everything fits in the budget.
+SAVINGS_METRICS = ("discovery_read_ratio", "savings_pct", "tokens_saved")
+
+
 def economics_report(config: Config, *, last: int | None = None, now: datetime | None = None) -> dict[str, Any]:
     """``{"economics": {...}}``: totals over the logged recalls and every threshold in priority order."""
     records, warnings = read_recall_log(config)
@@ -47,12 +51,21 @@ def economics_report(config: Config, *, last: int | None = None, now: datetime |
                               "logged), then `loa-memory stats --economics`", sessions=0, period=None, totals={},
                       checks=[], breaches=[])
         return {"economics": result}
-    checks = evaluate(records, thresholds(config), gather_facts(config, now))
+    facts = gather_facts(config, now)
+    checks = evaluate(records, thresholds(config), facts)
+    message = ""
+    if facts.full_load_tokens <= facts.budget:  # recall saves tokens only on a grimoire larger than its budget
+        for check in checks:
+            if check["metric"] in SAVINGS_METRICS:
+                check.update(breached=False, action=None, judged=False)
+        message = (f"savings not judged yet: the whole grimoire ({facts.full_load_tokens} tokens) fits in recall's "
+                   f"budget ({facts.budget}), so recall cannot save tokens over loading everything; "
+                   f"{', '.join(SAVINGS_METRICS)} count once it outgrows the budget")
     sessions = {str(r.get("session_id") or "") or f"recall-{n}" for n, r in enumerate(records)}
     keys = ("discovery_tokens", "read_tokens", "cue_tokens", "total_tokens", "full_load_tokens")
     totals = {key: sum(int(r.get(key) or 0) for r in records) for key in keys}
     totals["tokens_saved"] = sum(max(0, int(r["full_load_tokens"]) - int(r["total_tokens"])) for r in records)
-    result.update(message="", sessions=len(sessions), totals=totals, checks=checks,
+    result.update(message=message, sessions=len(sessions), totals=totals, checks=checks,
                   period={"from": min(str(r["at"]) for r in records), "to": max(str(r["at"]) for r in records)},
                   breaches=[c["metric"] for c in checks if c["breached"]])
     return {"economics": result}

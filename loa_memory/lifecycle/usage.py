@@ -2,7 +2,8 @@
 
 Events go to ``.loa/usage.jsonl``, one JSON object per line, appended with O_APPEND under the lock so
 concurrent writers never interleave. Each event has a unique id, so folding them into the committed
-``effectiveness`` counters (``score``) can skip events already counted.
+``effectiveness`` counters (``score``) can skip events already counted. A query or prompt is never logged as text
+(it may hold a secret or a user's words): only ``query_hash``, a short sha256 that tells repeats apart.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from loa_memory.secrets.redact import query_digest
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
 from loa_memory.store.local.events import USAGE_FILE
@@ -43,8 +45,9 @@ def record_applications(config: Config, memory_ids: Sequence[str], *, source: st
     """One ``applied`` event per memory shown to a user or agent who asked to track it."""
     session = session_id or env_session_id() or ""
     extra = {"recall_id": recall_id} if recall_id else {}
-    append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "query": query,
-                            "session_id": session, **extra} for memory_id in memory_ids])
+    extra.update(_query_fields(query))
+    append_events(config, [{"type": "applied", "memory_id": memory_id, "source": source, "session_id": session,
+                            **extra} for memory_id in memory_ids])
 
 
 def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", source: str = "recall",
@@ -58,8 +61,12 @@ def record_recall(config: Config, fired_ids: Sequence[str], *, query: str = "", 
 
     session = session_id or current_session()
     extra = {"recall_id": recall_id} if recall_id else {}
-    events: list[dict[str, Any]] = [{"type": "recall", "source": source, "query": query, "session_id": session,
-                                     **extra}]
+    events: list[dict[str, Any]] = [{"type": "recall", "source": source, "session_id": session, **extra,
+                                     **_query_fields(query)}]
     events += [{"type": "fired", "memory_id": memory_id, "source": source, "session_id": session, **extra}
                for memory_id in fired_ids]
     append_events(config, events)
+
+
+def _query_fields(query: str) -> dict[str, str]:
+    return {"query_hash": query_digest(query)} if query else {}

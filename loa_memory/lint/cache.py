@@ -27,7 +27,7 @@ CACHE_VERSION = 1
 _FILE = "lint-entries.marshal"
 # what every cached answer also goes through, relative to the package
 _CODE = ("lint/context.py", "lint/cache.py", "lint/rules/form/_loader.py", "model.py", "store/times.py",
-         "schemas/memory.schema.json")
+         "store/schema.py", "schemas/memory.schema.json")
 
 # a finding as stored: (line relative to its item, col, severity, rule, message, entry id, fixable, extra)
 Stored = tuple[int, int, str, str, str, str | None, bool, dict[str, Any]]

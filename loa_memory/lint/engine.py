@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -124,9 +125,29 @@ def _run_lint(config: Config, options: LintOptions, grimoire: Grimoire | None = 
             finding = Finding(finding.path, finding.line, finding.col, severity, finding.rule, finding.message,
                               finding.entry_id, finding.fixable, finding.extra)
         findings.setdefault((finding.path, finding.line, finding.col, finding.rule, finding.message), finding)
-    ordered = sorted(findings.values(), key=lambda f: (f.path, f.line, f.col, f.rule, f.message))
+    ordered = sorted(_redacted_paths(findings.values()), key=lambda f: (f.path, f.line, f.col, f.rule, f.message))
     files = [mf for mf in grimoire.files if only is None or mf.rel in only]
     return LintResult(ordered, len(files), len(grimoire.entries) + len(grimoire.invalid))
+
+
+def _redacted_paths(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings whose file name or message holds a secret (a token as a file or field name: the ``secret`` rule
+    reports it) print it redacted: a report must not give away what the gate refuses."""
+    from loa_memory.secrets.redact import may_hold_secret, redact_name
+
+    shown: dict[str, str] = {}
+
+    def clean(text: str) -> str:
+        if text not in shown:
+            shown[text] = redact_name(text) if may_hold_secret(text) else text
+        return shown[text]
+
+    out = []
+    for finding in findings:
+        path, message = clean(finding.path), clean(finding.message)
+        same = path == finding.path and message == finding.message
+        out.append(finding if same else dataclasses.replace(finding, path=path, message=message))
+    return out
 
 
 def scan_secret_paths(config: Config, paths: Sequence[Path]) -> tuple[list[Finding], list[str]]:

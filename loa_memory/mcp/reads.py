@@ -41,12 +41,12 @@ class ReadTools(Backend):
         record as `loa-memory search --format json`.
         """
         from loa_memory.render.search import search_text
-        from loa_memory.search.search import SearchOptions, max_per_query, search_record
+        from loa_memory.search.search import RELEVANCE_FLOOR, SearchOptions, max_per_query, search_record
         from loa_memory.search.search import search as run_search
 
         def work(config: Config) -> dict[str, Any]:
             options = SearchOptions(query, max_per_query(config, k), categories or (), tags or (),
-                                    self.worlds(config, worlds), history, mode, min_confidence)
+                                    self.worlds(config, worlds), history, mode, min_confidence, RELEVANCE_FLOOR)
             result = run_search(config, options)
             if track:
                 from loa_memory.lifecycle.usage import record_applications

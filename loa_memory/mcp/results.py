@@ -25,7 +25,11 @@ def ok(data: dict[str, Any], text: Callable[[Any], str]) -> CallToolResult:
 
 
 def refused(error: LoaError) -> CallToolResult:
-    """A tool error carrying the CLI's ``{"error": {...}}`` record; the text is what the CLI prints on stderr."""
+    """A tool error carrying the CLI's ``{"error": {...}}`` record; the text is what the CLI prints on stderr
+    (a secret the error quoted redacted, as the CLI does)."""
+    from loa_memory.secrets.redact import redact_error
+
+    error = redact_error(error)
     lines = [f"error: {error}"]
     if isinstance(error, GrimoireError):
         lines += [f"  {p.where}: {p.message}" for p in error.problems[1:20]]
@@ -78,7 +82,7 @@ class Backend:
             try:
                 return ok(work(load_config(self.root)), text)
             except LoaError as error:
-                log.info("tool %s refused: %s", tool, error.message)
+                log.info("tool %s refused (%s)", tool, error.code)  # the message may quote a secret
                 return refused(error)
             except Exception as exc:
                 return crashed(tool, exc)

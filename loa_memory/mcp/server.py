@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
@@ -57,6 +58,22 @@ def published_schema(tool: str) -> dict[str, Any] | None:
     return standalone_schema(name) if name in command_names() else None
 
 
+class _RedactingTool(Tool):
+    """A tool whose argument errors (the SDK's validation quotes the value given: ``input_value='ghp_…'``) show a
+    value the secret gate flags redacted, as every other refusal does."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:
+            from loa_memory.secrets.redact import redact_name
+
+            said = redact_name(str(exc))
+            if said == str(exc):
+                raise
+            raise ToolError(said) from None
+
+
 def _tools(memory: Memory) -> list[Tool]:
     read = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     write = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
@@ -71,7 +88,7 @@ def _tools(memory: Memory) -> list[Tool]:
     ]
     tools = []
     for name, method, hints in spec:
-        tool = Tool.from_function(method, name=name, description=inspect.getdoc(method), annotations=hints)
+        tool = _RedactingTool.from_function(method, name=name, description=inspect.getdoc(method), annotations=hints)
         schema = published_schema(name)
         if schema is not None:  # advertised to clients, which validate the structured content against it
             tool.fn_metadata.output_schema = schema

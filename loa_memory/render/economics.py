@@ -31,7 +31,7 @@ def economics_text(data: dict[str, Any]) -> str:
               f"{totals['cue_tokens']}, spent {totals['total_tokens']} of a full load of {totals['full_load_tokens']} "
               f"(saved {totals['tokens_saved']})", ""]
     for check in econ["checks"]:
-        mark = "BREACH" if check["breached"] else "ok"
+        mark = "n/a" if check.get("judged") is False else "BREACH" if check["breached"] else "ok"
         per = {"recall": " per recall", "session": " per session"}.get(check["per"], "")
         lines.append(f"{check['priority']}. [{mark}] {check['label']}: {_value(check)} (threshold {check['op']} "
                      f"{check['threshold']:g}{per}; {check['breaching']} of {check['measured']} "
@@ -39,6 +39,8 @@ def economics_text(data: dict[str, Any]) -> str:
         if check["action"]:
             lines.append(f"   → {check['action']['name']}: {check['action']['text']}")
     breaches = econ["breaches"]
+    if econ["message"]:
+        lines += ["", econ["message"]]
     lines += ["", f"{len(breaches)} of {len(econ['checks'])} thresholds breached"
               + (f"; act on them in this order: {', '.join(breaches)}" if breaches else "")]
     return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from loa_memory.render.recall import contradiction_lines
+from loa_memory.store.times import days_phrase
 
 
 def archive_text(data: dict[str, Any]) -> str:
@@ -15,8 +16,8 @@ def archive_text(data: dict[str, Any]) -> str:
         lines.append(f"{item['path']}:{item['line']}: {verb} {item['id']} ({item['reason']}: {item['detail']})"
                      f"{where}")
     for item in data["expiring_soon"]:
-        lines.append(f"{item['path']}:{item['line']}: [warning] {item['id']} expires in {item['days_left']} "
-                     f"day(s) ({item['expires_at']}); renew it with `loa-memory supersede` if it still holds")
+        lines.append(f"{item['path']}:{item['line']}: [warning] {item['id']} expires {days_phrase(item['days_left'])} "
+                     f"({item['expires_at']}); renew it with `loa-memory supersede` if it still holds")
     for item in data["kept"]:
         lines.append(f"kept {item['id']}: {item['why']}")
     count = len(data["entries"])
@@ -82,7 +83,7 @@ def session_markdown(data: dict[str, Any]) -> str:
     if check and (check["entries"] or check["expiring_soon"]):
         lines += ["", "## Expiry check"]
         lines += [f"- due for archival: {i['id']} ({i['reason']}: {i['detail']})" for i in check["entries"]]
-        lines += [f"- expires in {i['days_left']} day(s): {i['id']} {i['summary']}" for i in check["expiring_soon"]]
+        lines += [f"- expires {days_phrase(i['days_left'])}: {i['id']} {i['summary']}" for i in check["expiring_soon"]]
         if check["entries"]:
             lines.append("- run `loa-memory archive` to move what is due")
     return "\n".join(lines)
@@ -99,7 +100,7 @@ def stats_text(data: dict[str, Any]) -> str:
              f"by effectiveness tier (active): {counts(data['by_tier'])}",
              f"due for archival: {counts(data['due_for_archival'])}",
              f"expiring within {data['warn_before_archive_days']} days: {len(data['expiring_soon'])}"]
-    lines += [f"  {e['id']} in {e['days_left']} day(s): {e['summary']}" for e in data["expiring_soon"]]
+    lines += [f"  {e['id']} {days_phrase(e['days_left'])}: {e['summary']}" for e in data["expiring_soon"]]
     lines.append(f"usage events: {usage['events']} ({usage['pending']} not yet folded by `loa-memory score`)")
     if data["problems"]:
         lines.append(f"problems in memory files: {data['problems']} (`loa-memory lint`)")
@@ -127,5 +128,7 @@ def promote_text(data: dict[str, Any]) -> str:
     lines.extend(f"[warning] {warning}" for warning in data["warnings"])
     count = len(data["promoted"])
     lines.append(f"{verb} {count} cluster{'' if count == 1 else 's'} of {data['considered']} cue episodes "
-                 f"(similarity >= {data['similarity_threshold']}, min {data['min_sessions']} sessions)")
+                 f"(similarity >= {data['similarity_threshold']}"
+                 + (f", corrections >= {data['correction_similarity']}" if "correction_similarity" in data else "")
+                 + f", min {data['min_sessions']} sessions)")
     return "\n".join(lines)

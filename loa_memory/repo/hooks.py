@@ -13,7 +13,6 @@ from loa_memory.store import git
 
 MARK = "# installed by loa-memory"
 CHAINED = ".loa-chained"
-HOOKS = ("pre-commit",)
 _STDIN_HOOKS = ("pre-push", "post-rewrite")
 
 
@@ -50,7 +49,8 @@ def _wrapper(name: str) -> str:
 
 
 def install_hooks(root: Path, names: Sequence[str] = ()) -> list[str]:
-    """Install the named hooks (default: all); an existing foreign hook is kept and chained."""
+    """Install the named hooks (default: all); an existing foreign hook is kept and chained. The merge driver
+    for memory files is configured too, where this clone lacks it (``.git/config`` is not versioned)."""
     wanted = list(names) or list(available_hooks())
     unknown = set(wanted) - set(available_hooks())
     if unknown:
@@ -68,6 +68,8 @@ def install_hooks(root: Path, names: Sequence[str] = ()) -> list[str]:
             done.append(name)
         path.write_text(_wrapper(name), "utf-8")
         path.chmod(0o755)
+    if git.ensure_merge_driver(root).changed:  # a failure is the caller's to report (it has the fix)
+        done.append("merge driver (git config merge.loa-memory.driver)")
     return done
 
 

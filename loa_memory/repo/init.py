@@ -35,18 +35,21 @@ HEADER = "# {title}: one `- id:` item per memory. Written by `loa-memory add {na
 
 
 def init_repo(root: Path, world: str | None = None, description: str = "") -> dict[str, Any]:
-    """Create what is missing (never overwrite); returns what was created.
+    """Create what is missing (never overwrite); returns what was created and what was updated (a line added
+    to a file that was there: the config's ``worlds``, ``.gitattributes``).
 
     With ``world``, that world is added to the config's ``worlds`` (the grimoire that was there stays the
     first, default world) and its folders are made.
     """
     created: list[str] = []
+    updated: list[str] = []
     config_path = root / CONFIG_NAME
-    if not config_path.exists():
+    config_existed = config_path.exists()
+    if not config_existed:
         config_path.write_text(CONFIG_TEMPLATE, "utf-8")
         created.append(CONFIG_NAME)
     if world is not None:
-        created += add_world(root, world, description)
+        (updated if config_existed else created).extend(add_world(root, world, description))
     config = load_config(root)
     for each in config.worlds:
         memdir = root / each.storage_dir
@@ -62,12 +65,16 @@ def init_repo(root: Path, world: str | None = None, description: str = "") -> di
                 target.mkdir(parents=True)
                 (target / ".gitkeep").touch()
                 created.append(target.relative_to(root).as_posix() + "/")
-    created += register_merge(root, config)
+    attributes_existed = (root / ".gitattributes").exists()
+    driver_existed = git.get_config(root, "merge.loa-memory.driver") is not None
+    for done in register_merge(root, config):
+        existed = attributes_existed if done == ".gitattributes" else driver_existed
+        (updated if existed else created).append(done)
     local = root / LOCAL_DIR
     if not (local / ".gitignore").exists():
         ensure_local_dir(local)
         created.append(f"{LOCAL_DIR}/.gitignore")
-    return {"root": str(root), "created": created, "worlds": [w.name for w in config.worlds]}
+    return {"root": str(root), "created": created, "updated": updated, "worlds": [w.name for w in config.worlds]}
 
 
 _WORLD_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

@@ -39,6 +39,18 @@ class SearchOptions:
     history: bool = False
     mode: Mode | None = None
     min_confidence: float | None = None
+    min_relevance: float = 0.0  # see RELEVANCE_FLOOR; 0 keeps every candidate (recall ranks its own way)
+
+
+# What `search` shows a person: an entry that shares a word with the query, or whose meaning is at least this
+# close (cosine). Unrelated sentences sit around 0 to 0.15 with the shipped models; without a floor a query
+# about anything lists the whole grimoire, ranked by noise.
+RELEVANCE_FLOOR = 0.2
+
+
+def is_relevant(candidate: Fused, floor: float) -> bool:
+    """The candidate matched a word of the query, or its cosine reaches ``floor``."""
+    return candidate.lexical_rank is not None or (candidate.semantic_score or 0.0) >= floor
 
 
 @dataclass
@@ -102,6 +114,8 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
     semantic = retriever.semantic(options.query, limit=max(300, options.k * 30),
                                   also=[key for key, _, _ in lexical]) if mode != "lexical" else []
     fused = fuse(lexical, semantic, weights)
+    if options.min_relevance:
+        fused = [candidate for candidate in fused if is_relevant(candidate, options.min_relevance)]
     minimum = options.min_confidence if options.min_confidence is not None else \
         float(config.retrieval.min_confidence)
     hits = _select(retriever.grimoire, retriever.entries, fused, options, minimum, weights, moment)

@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from loa_memory.secrets.gate import ensure_no_secrets
+from loa_memory.secrets.redact import name_hits
 from loa_memory.secrets.scan import SecretHit, description_by_kind, digest, scan_text
 
 __all__ = ["SecretHit", "description_by_kind", "digest", "ensure_no_secrets", "format_hit", "scan_fields",
@@ -25,13 +26,20 @@ def scan_fields(value: object, *, allowlist: Collection[str] = (), include_pii: 
     """Scan every string in a nested mapping/list (an entry); each hit comes with its field path.
 
     A string under a mapping key is scanned as ``key: value``, so ``{"password": "..."}`` has the
-    context a detector needs; ``line``/``col`` are within that string (col excludes the key).
+    context a detector needs; ``line``/``col`` are within that string (col excludes the key). Keys are values
+    too (``{"x_ghp_…": 1}``): each is scanned alone, and from after each separator in it, and a hit in a key is
+    reported under the field path ``<key>`` of its mapping, never under the key's own text.
     """
     out: list[tuple[str, SecretHit]] = []
     if isinstance(value, str):
         out.extend((_path, h) for h in scan_text(value, allowlist=allowlist, include_pii=include_pii))
     elif isinstance(value, Mapping):
-        for k, v in value.items():
+        for n, k in enumerate(value):
+            key_hits = name_hits(str(k), allowlist=allowlist, include_pii=include_pii)
+            if key_hits:
+                out.extend((f"{_path}.<key {n + 1}>" if _path else f"<key {n + 1}>", h) for h in key_hits)
+                continue
+            v = value[k]
             path = f"{_path}.{k}" if _path else str(k)
             if isinstance(v, str) and isinstance(k, str):
                 prefix = f"{k}: "

@@ -6,6 +6,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from loa_memory.model import Finding
+from loa_memory.secrets.redact import name_hits, redact_name
 from loa_memory.secrets.scan import scan_text
 
 RULE = "secret"
@@ -13,11 +14,19 @@ RULE = "secret"
 
 def scan_files(paths: Sequence[Path], *, allowlist: Collection[str] = (), include_pii: bool = True,
                root: Path | None = None) -> tuple[list[Finding], list[str]]:
-    """Findings for every file, and the files skipped (binary, unreadable) with why."""
+    """Findings for every file, and the files skipped (binary, unreadable) with why. A secret in a file's name is
+    a finding too, and such a path is printed redacted."""
     findings: list[Finding] = []
     skipped: list[str] = []
+    allowed = frozenset(allowlist)
     for path in paths:
-        shown = _shown(path, root)
+        real = _shown(path, root)
+        shown = redact_name(real)
+        for hit in [h for part in real.split("/") for h in name_hits(part)][:1]:
+            if hit.digest not in allowed and (include_pii or not hit.pii):
+                findings.append(Finding(shown, 1, 1, "error", RULE, f"the file's path holds a {hit.description} "
+                                        f"{hit.redacted}: rename it (allowlist hash {hit.digest[:16]}…)",
+                                        extra={"hash": hit.digest, "kind": hit.kind}))
         try:
             data = path.read_bytes()
         except OSError as exc:

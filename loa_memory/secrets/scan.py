@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from loa_memory.secrets import cloud, contextual, generic, http_auth, keys, pii, tokens
-from loa_memory.secrets.detector import Detector, Found, Texts, is_word_char
+from loa_memory.secrets.detector import Detector, Found, Texts
+from loa_memory.secrets.normalise import Mapped, fold, join_lines
 from loa_memory.secrets.values import is_placeholder, looks_random
 
 # Inline pragmas that allow a line: ours and detect-secrets' (so existing annotations keep working).
@@ -34,6 +35,12 @@ def all_detectors() -> tuple[Detector, ...]:
     """Every detector, in registry order."""
     return (keys.DETECTORS + tokens.DETECTORS + generic.DETECTORS + contextual.DETECTORS + http_auth.DETECTORS
             + cloud.DETECTORS + pii.DETECTORS)
+
+
+def split_detectors() -> tuple[Detector, ...]:
+    """The detectors also run on the text with line breaks inside tokens removed: those of values whose shape
+    alone is a secret (vendor prefixes, key bodies, JWTs), which a wrapped line does not make less of one."""
+    return keys.SPLIT_DETECTORS + tokens.DETECTORS
 
 
 @cache
@@ -73,7 +80,10 @@ def redact(kind: str, value: str, show: int = 0) -> str:
 
 def _default_found(det: Detector, m_start: int, m_end: int, texts: Texts) -> Found | None:
     text = texts.text
-    if m_start > 0 and (is_word_char(text[m_start - 1]) or text[m_start - 1] == "-"):
+    # A vendor-prefixed token as part of a name (``x-ghp_…``, ``x_ghp_…`` as a header or field name) is still the
+    # token; a weak prefix (``sk-``) after a hyphen or underscore is a word (``task-sk-…``).
+    before = text[m_start - 1] if m_start > 0 else ""
+    if before and (before.isalnum() or (before in "-_" and det.random)):
         return None
     value = text[m_start:m_end]
     body = value[det.show:]
@@ -84,9 +94,10 @@ def _default_found(det: Detector, m_start: int, m_end: int, texts: Texts) -> Fou
     return Found(det.kind, m_start, m_end)
 
 
-def iter_found(texts: Texts, *, include_pii: bool = True) -> Iterator[tuple[Detector, Found]]:
-    """Every accepted candidate of every detector, overlaps included."""
-    for det in all_detectors():
+def iter_found(texts: Texts, *, include_pii: bool = True,
+               detectors: tuple[Detector, ...] | None = None) -> Iterator[tuple[Detector, Found]]:
+    """Every accepted candidate of every detector (or of ``detectors``), overlaps included."""
+    for det in all_detectors() if detectors is None else detectors:
         if det.pii and not include_pii:
             continue
         view = texts.view(det.view)
@@ -146,29 +157,56 @@ def _is_pragma_allowed(lines: _Lines, line: int) -> bool:
 def scan_text(text: str, *, allowlist: Collection[str] = (), include_pii: bool = True) -> list[SecretHit]:
     """Every secret and (unless ``include_pii`` is false) piece of personal data in ``text``.
 
+    The detectors read the text folded (NFKC, zero-width characters dropped) and, for values whose shape alone is
+    a secret, also with line breaks inside tokens removed (``normalise``); positions are in ``text`` as given,
+    and a hit's digest is that of the value as read (the token, not its disguise).
+
     ``allowlist`` holds sha256 digests of values to ignore (``SecretHit.digest``); a line carrying
     ``# loa: allow-secret`` or ``pragma: allowlist secret`` is ignored, as is the line after
     ``pragma: allowlist nextline secret``. Hits are in text order.
     """
+    return [hit for _start, _end, hit in scan_spans(text, allowlist=allowlist, include_pii=include_pii)]
+
+
+def scan_spans(text: str, *, allowlist: Collection[str] = (),
+               include_pii: bool = True) -> list[tuple[int, int, SecretHit]]:
+    """``scan_text``'s hits, each with the span of its value in ``text`` (start, end), for redaction."""
     if not text:
         return []
-    texts = Texts(text)
-    found = _resolve_overlaps(list(iter_found(texts, include_pii=include_pii)))
+    folded = fold(text)
+    texts = Texts(folded.text)
+    found = list(iter_found(texts, include_pii=include_pii))
+    joined = join_lines(folded.text)
+    values: dict[tuple[int, int], str] = {}
+    if joined is not None:
+        for det, f in iter_found(Texts(joined.text), detectors=split_detectors()):
+            start, end = joined.original(f.start), joined.original_end(f.end)
+            if end - start == f.end - f.start:
+                continue  # no break inside: the scan of the text itself decides
+            values[start, end] = joined.text[f.start:f.end]
+            found.append((det, Found(f.kind, start, end)))
+    found = _resolve_overlaps(found)
     if not found:
         return []
+    return _hits(text, folded, found, values, allowlist)
+
+
+def _hits(text: str, folded: Mapped, found: list[tuple[Detector, Found]], values: dict[tuple[int, int], str],
+          allowlist: Collection[str]) -> list[tuple[int, int, SecretHit]]:
     lines = _Lines(text)
     has_pragma = "allow" in text and ("allow-secret" in text or "allowlist" in text)
     allowed = frozenset(allowlist)
     descriptions = description_by_kind()
     hits = []
     for det, f in found:
-        value = text[f.start:f.end]
+        value = values.get((f.start, f.end)) or folded.text[f.start:f.end]
         d = digest(value)
-        line, col = lines.locate(f.start)
+        start, end = folded.original(f.start), folded.original_end(f.end)
+        line, col = lines.locate(start)
         if d in allowed or (has_pragma and _is_pragma_allowed(lines, line)):
             continue
         description = det.description if f.kind == det.kind else descriptions.get(f.kind, f.kind)
-        hits.append(SecretHit(kind=f.kind, description=description, line=line, col=col,
-                              redacted=redact(f.kind, value, det.show if f.kind == det.kind else 0),
-                              digest=d, pii=f.kind in _pii_kinds()))
+        hits.append((start, end, SecretHit(kind=f.kind, description=description, line=line, col=col,
+                                           redacted=redact(f.kind, value, det.show if f.kind == det.kind else 0),
+                                           digest=d, pii=f.kind in _pii_kinds())))
     return hits

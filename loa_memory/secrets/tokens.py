@@ -43,6 +43,19 @@ def _extend_left(kind: str, before: str, allowed_before: str = "") -> Check:
     return check
 
 
+def _check_lower_aws(m: re.Match[str], texts: Texts) -> Found | None:
+    """An AWS access key id lower-cased (a tag, a thread name): the id is upper-case base32, so the lower-case
+    form still names the key. A mixed-case span is the upper-case detector's to judge."""
+    text = texts.text
+    value = text[m.start():m.end()]
+    if value != value.lower() or (m.start() > 0 and is_word_char(text[m.start() - 1])):
+        return None
+    body = value[4:]
+    if sum(c.isdigit() for c in body) < 2 or sum(c.isalpha() for c in body) < 4 or is_placeholder(value):
+        return None
+    return Found("aws-access-key-id", m.start(), m.end())
+
+
 def _t(kind: str, description: str, pattern: str, show: int, *, random: bool = False,
        priority: int = 5) -> Detector:
     return Detector(kind, description, pattern, show=show, random=random, priority=priority)
@@ -51,6 +64,8 @@ def _t(kind: str, description: str, pattern: str, show: int, *, random: bool = F
 DETECTORS: tuple[Detector, ...] = (
     # Amazon Web Services
     _t("aws-access-key-id", "AWS access key id", r"A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}" + _W, 4),
+    Detector("aws-access-key-id", "AWS access key id (lower-cased)", r"a(?:kia|sia)[a-z2-7]{16}" + _W,
+             check=_check_lower_aws, show=4, priority=5),
     # GitHub, GitLab, Bitbucket
     _t("github-token", "GitHub token", r"gh[pousr]_[A-Za-z0-9]{36,251}" + _W, 4),
     _t("github-token", "GitHub fine-grained token", r"github_pat_[A-Za-z0-9_]{40,255}" + _W, 11),

@@ -277,3 +277,64 @@ def first_commits(root: Path, folders: list[str], since: str | None = None) -> t
 def is_ancestor(root: Path, older: str, newer: str = "HEAD") -> bool:
     out = _plain(root, "merge-base", "--is-ancestor", older, newer)
     return out is not None and out[0] == 0
+
+
+def unstaged_paths(root: Path, paths: list[str]) -> list[str]:
+    """Those of ``paths`` whose work-tree file differs from the index (edits not staged yet)."""
+    if not paths:
+        return []
+    out = _plain(root, "diff", "--name-only", "-z", "--no-ext-diff", "--", *paths)
+    return [name for name in out[1].split("\0") if name] if out is not None else []
+
+
+def stage(root: Path, paths: list[str]) -> None:
+    """``git add`` ``paths`` (relative to ``root``)."""
+    if paths:
+        run(root, "add", "--", *paths)
+
+
+MERGE_DRIVER = "merge.loa-memory.driver"
+
+
+def merge_driver_command() -> str:
+    """The merge driver command for this installation: this interpreter, so that it works without a PATH."""
+    import shlex
+    import sys
+
+    return f"{shlex.quote(sys.executable)} -m loa_memory merge-driver %O %A %B %L %P"
+
+
+@dataclass(frozen=True)
+class DriverSetup:
+    """What ``ensure_merge_driver`` did: ``changed`` when it wrote the config, ``warning`` when it could not."""
+
+    changed: bool = False
+    warning: str | None = None
+
+
+def ensure_merge_driver(root: Path) -> DriverSetup:
+    """Configure loa-memory's merge driver in ``root``'s local git config unless a working one is there (git
+    does not version ``.git/config``, so every clone needs it, where ``.gitattributes`` travels with the
+    repository). Quiet and idempotent: an existing driver whose interpreter still exists is kept, whichever
+    installation wrote it. The warning, when it could not be written, holds the exact command that fixes it."""
+    import os
+    import shlex
+
+    out = _plain(root, "config", "--get", MERGE_DRIVER)
+    if out is None:
+        return DriverSetup()  # not a git repository: nothing to merge
+    current = out[1].strip()
+    try:
+        program = shlex.split(current)[0] if current else ""
+    except ValueError:
+        program = ""
+    if program and ((os.path.isabs(program) and os.access(program, os.X_OK)) or program == "loa-memory"):
+        return DriverSetup()
+    command = merge_driver_command()
+    name = _plain(root, "config", "--local", "merge.loa-memory.name",
+                  "loa-memory: merge memory entries by id, field by field")
+    done = _plain(root, "config", "--local", MERGE_DRIVER, command)
+    if name is None or done is None or done[0] != 0:
+        return DriverSetup(warning=f"loa-memory: the merge driver for memory files is not configured in this "
+                                   f"clone; run: git config {MERGE_DRIVER} {shlex.quote(command)}")
+    return DriverSetup(changed=True)

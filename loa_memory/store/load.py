@@ -23,6 +23,7 @@ from loa_memory.store import schema as schema_mod
 from loa_memory.store.cache import chunks, memo
 from loa_memory.store.cache.parsed import load_file
 from loa_memory.store.config import CONFIG_NAME, Config
+from loa_memory.store.ids import shown_id
 from loa_memory.store.lock import locked
 from loa_memory.store.parse import CachedItem, MemoryFile
 from loa_memory.store.times import now_utc, parse_time
@@ -129,7 +130,7 @@ class Grimoire:
         """The entry with this id (or alias); ``NotFound`` with a hint otherwise."""
         entry = self.by_id.get(memory_id.strip())
         if entry is None:
-            raise NotFound(f"no memory with id {memory_id!r}",
+            raise NotFound(f"no memory with id {shown_id(memory_id.strip())}",
                            hint="`loa-memory list` shows the ids; ids look like MEM-20260201-001")
         return entry
 

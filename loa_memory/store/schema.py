@@ -6,6 +6,7 @@ import copy
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -149,6 +150,10 @@ def _where(path: tuple[Any, ...]) -> str:
 
 
 def _short(value: Any) -> str:
+    """A rejected value as a message may quote it: in full when short and made of short runs (a typo in a date
+    or an id is worth seeing), else by its start and length, so that a pasted token or key is never printed."""
+    if isinstance(value, str) and re.search(r"[A-Za-z0-9_+/=]{16,}", value):
+        return f"'{value[:4]}…' ({len(value)} characters)"
     text = repr(value)
     return text if len(text) <= 60 else text[:45] + "…" + text[-10:]
 

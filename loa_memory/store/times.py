@@ -30,3 +30,18 @@ def expiry(ttl: str, timestamp: str) -> str | None:
     if not match or start is None:
         return None
     return format_time(start + timedelta(days=int(match.group(1))))
+
+
+def days_phrase(days: int) -> str:
+    """How long until a moment, from whole days left: "within a day", "in 1 day", "in 12 days"."""
+    if days <= 0:
+        return "within a day"
+    return f"in {days} day{'s' if days != 1 else ''}"
+
+
+def left_phrase(left: timedelta) -> str:
+    """How long until a moment ``left`` away: hours under a day ("within a day (in 5 hours)"), else days."""
+    if left.days <= 0:
+        hours = max(1, round(left.total_seconds() / 3600))
+        return f"within a day (in {hours} hour{'s' if hours != 1 else ''})" if hours < 24 else "within a day"
+    return days_phrase(left.days)

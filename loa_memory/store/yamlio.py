@@ -78,8 +78,27 @@ class YamlSyntaxError(LoaError):
     code = "yaml-syntax"
 
 
+CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)", re.MULTILINE)
+
+
 def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
-    """Parse YAML text safely; errors carry ``path:line:col`` shifted by ``line_offset``."""
+    """Parse YAML text safely; errors carry ``path:line:col`` shifted by ``line_offset``. Text that does not
+    parse because it holds git's conflict markers is reported as the merge conflict it is."""
+    try:
+        return _load_text(text, path, line_offset)
+    except YamlSyntaxError:
+        marker = CONFLICT_MARKER.search(text)
+        if marker is None:
+            raise
+    line = text.count("\n", 0, marker.start()) + 1 + line_offset
+    redo = f"`git checkout --merge -- {path}`" if not path.startswith("<") else "`git checkout --merge -- FILE`"
+    raise YamlSyntaxError(f"unresolved merge conflict (a `{marker[1]}` line): resolve it, keeping the entries of "
+                          f"both sides and deleting the marker lines, or run {redo} to redo the merge with "
+                          "loa-memory's merge driver (`loa-memory hooks install` sets it up)", path=path, line=line,
+                          col=1, hint="then run `loa-memory lint`")
+
+
+def _load_text(text: str, path: str, line_offset: int) -> Any:
     try:
         return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

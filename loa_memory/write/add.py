@@ -16,11 +16,11 @@ from typing import Any
 from loa_memory.errors import GrimoireError, UsageError, ValidationError
 from loa_memory.model import Category, Entry, Finding
 from loa_memory.render.problems import problem_records
-from loa_memory.secrets.gate import check_secrets
-from loa_memory.store import atomic, schema, yamlio
+from loa_memory.secrets.gate import check_fields, check_secrets
+from loa_memory.store import atomic, git, schema, yamlio
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
-from loa_memory.store.ids import is_valid_id, next_id
+from loa_memory.store.ids import is_valid_id, next_id, shown_id
 from loa_memory.store.load import Grimoire, load_grimoire
 from loa_memory.store.lock import locked
 from loa_memory.store.save import Changeset
@@ -83,7 +83,11 @@ def _ordered(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str],
                    moment: datetime | None = None) -> dict[str, Any]:
-    """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags."""
+    """Fill in what a new entry leaves out: id, summary, confidence, source, ttl, expires_at, tags.
+
+    The secret gate sees every field name, and the tags and thread as given, before they are normalised (a
+    lower-cased AWS key id is still the key); the values are scanned with their place when staged."""
+    check_fields(config, fields, values=("tags", "thread"))
     data = {key: value for key, value in fields.items() if value is not None}
     if "category" not in data:
         raise UsageError("a memory needs a category", hint="e.g. `loa-memory add decision \"...\"`")
@@ -116,7 +120,7 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
         data["thread"] = (normalise_tags([data["thread"]]) or [data["thread"]])[0]
     if "id" in data:
         if not is_valid_id(data["id"]):
-            raise ValidationError(f"id {data['id']!r} is not of the form MEM-YYYYMMDD-NNN",
+            raise ValidationError(f"id {shown_id(data['id'])} is not of the form MEM-YYYYMMDD-NNN",
                                   hint="leave the id out and one is allocated")
         if data["id"] in used_ids:
             raise ValidationError(f"id {data['id']} is already in use", hint="leave the id out and one is allocated")
@@ -125,13 +129,20 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     return _ordered(data)
 
 
+_REQUIRED = re.compile(r"^entry: ([a-z_]+) is required$")
+
+
 def validate_new(config: Config, data: Mapping[str, Any]) -> None:
     """Raise ``ValidationError`` naming the first field that breaks the schema."""
     problems = schema.validate(dict(data), schema.memory_schema_for(config.categories))
     if problems:
         details = "; ".join(p.message for p in problems[:5])
+        missing = [m[1] for p in problems if (m := _REQUIRED.match(p.message))]
+        flags = " and ".join(f"--{name.replace('_', '-')} TEXT" for name in missing)
+        category = data.get("category", "CATEGORY")
         raise ValidationError(f"the entry is not valid: {details}",
-                              hint="see `schemas/memory.schema.json`; nothing was written")
+                              hint=(f"pass {flags} (or those fields in --from-json); " if flags else "")
+                              + f"`loa-memory add {category} --help` lists every field's flag; nothing was written")
 
 
 def target_path(config: Config, cat: Category, world: str, data: Mapping[str, Any]) -> Path:
@@ -203,7 +214,8 @@ def check_references(grimoire: Grimoire, data: Mapping[str, Any]) -> None:
     """``led_to`` must name a memory that exists (a negative result points at what was done instead)."""
     led_to = data.get("led_to")
     if isinstance(led_to, str) and led_to and led_to not in grimoire.by_id:
-        raise ValidationError(f"led_to names {led_to}, which is not in the grimoire",
+        raise ValidationError(f"led_to names {led_to if is_valid_id(led_to) else shown_id(led_to)}, which is not "
+                              "in the grimoire",
                               hint="record what was done instead first, then point to its id; nothing was written")
 
 
@@ -295,5 +307,21 @@ def loaded_for_writing(config: Config, *, write: bool = True) -> Iterator[Grimoi
 
 
 def recover(config: Config) -> None:
-    """Finish a transaction that a crash interrupted (call under the lock)."""
+    """Finish a transaction that a crash interrupted (call under the lock, before every write). Every write also
+    configures the merge driver in a clone that lacks it (quietly; ``hooks install`` and ``lint`` say so when
+    it cannot be written), so that any clone that writes memories merges them entry by entry."""
     atomic.recover(config.local_dir, [config.root / w.storage_dir for w in config.worlds])
+    git.ensure_merge_driver(config.root)
+
+
+def expired_note(written: Written, moment: datetime | None = None) -> str | None:
+    """A warning when the entry just written has already expired (its ttl ran out before ``moment``)."""
+    from loa_memory.store.times import parse_time
+
+    expires = parse_time(str(written.data.get("expires_at") or ""))
+    if expires is None or expires > (moment or now_utc()):
+        return None
+    return (f"warning: {written.data['id']} has already expired ({written.data['expires_at']}, ttl "
+            f"{written.data.get('ttl')} from source.timestamp {written.data.get('source', {}).get('timestamp')}): "
+            "search and recall leave it out and `loa-memory archive` moves it; supersede it with a longer --ttl "
+            "if it still holds")

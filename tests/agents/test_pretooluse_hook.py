@@ -72,6 +72,25 @@ def test_silent_on_a_harmless_command(guarded: Cli) -> None:
     assert _hook(guarded, "Bash", {"command": "git status", "description": "Show status"}) == (0, "")
 
 
+@needs_model
+def test_silent_when_the_call_lacks_the_guarded_action(guarded: Cli) -> None:
+    """A plain push is close in meaning to "force push to a shared branch", but the classifier sees no force push:
+    the correction guards an action this call does not perform."""
+    assert _hook(guarded, "Bash", {"command": "git push origin release/3.1",
+                                   "description": "Push the release branch to origin"}) == (0, "")
+
+
+@needs_model
+def test_applies_to_fires_without_an_action_class(loa: Cli) -> None:
+    entry = {**PUSH, "summary": "Editing the release workflow broke tagging", "applies_to": [".github/workflows/*.yml"],
+             "triggers": ["force push to a shared branch"]}
+    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    code, out = _hook(loa, "Edit", {"file_path": str(loa.root / ".github/workflows/release.yml"),
+                                    "old_string": "git push origin", "new_string": "git push --tags origin"})
+    assert code == 0 and "Editing the release workflow" not in out  # the lesson is shown, by its trigger
+    assert "BEFORE force push to a shared branch" in json.loads(out)["hookSpecificOutput"]["additionalContext"]
+
+
 @pytest.mark.parametrize(("tool", "tool_input"), [
     ("Read", {"file_path": "/repo/migrations/0042_cleanup.py"}),
     ("Grep", {"pattern": "drop_column"}),

@@ -11,7 +11,9 @@ from loa_memory.capture.transcript import Role, Turn, read_transcript
 
 
 def _kinds(text: str, role: Role = "user") -> list[str]:
-    return [cue.kind for cue in detect([Turn(role, text, 1, 1)])]
+    """The cues of ``text`` said in answer to the agent (an assistant turn comes first)."""
+    return [cue.kind for cue in detect([Turn("assistant", "Done.", 1, 1), Turn(role, text, 2, 2)])
+            if cue.turn.line == 2]
 
 
 @pytest.mark.parametrize(("said", "kind"), [

@@ -242,7 +242,7 @@ def test_other_transcript_shapes(loa: Cli, tmp_path: Path, shape: str) -> None:
 def test_an_unresolved_error_and_low_confidence_are_reported_not_written(loa: Cli, tmp_path: Path) -> None:
     write(loa.root, ".loa.config.yaml", "memory_schema:\n  auto_capture:\n    min_confidence: 0.7\n")
     path = tmp_path / "t.txt"
-    path.write_text("Tool: ValueError: bad port\nUser: Use uv, not pip.\nUser: Always pin versions.\n")
+    path.write_text("Tool: ValueError: bad port\nUser: Wait, use uv.\nUser: Always pin versions.\n")
     report = loa.json("capture", "--transcript", str(path))
     assert [a["entry"]["action_types"] for a in report["added"]] == [["preference"]]
     assert sorted(s["reason"] for s in report["skipped"]) == ["low-confidence", "unresolved"]
@@ -282,4 +282,22 @@ def test_a_secret_in_a_trailer_is_skipped_and_the_other_trailers_are_kept(loa: C
     assert result.exit_code == 0, result.output
     assert SECRET not in result.output and "[secret]" in result.stdout
     assert [e.category for e in load_grimoire(load_config(loa.root)).entries] == ["decision"]
+    assert all(SECRET not in p.read_text() for p in (loa.root / MEMDIR).rglob("*.yaml"))
+
+
+def test_a_correction_of_a_command_holding_a_token_is_kept_and_the_token_withheld(loa: Cli, tmp_path: Path) -> None:
+    command = f"git push --force https://x:{SECRET}@github.com/acme/api.git main"
+    lines = [{"role": "user", "content": "Push the rebased branch."},
+             {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                                "input": {"command": command}}]},
+             {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "forced update"}]},
+             {"role": "user", "content": "That's wrong: force pushing main is off limits here."}]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = loa("capture", "--transcript", str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert SECRET not in result.output
+    (entry,) = [a["entry"] for a in json.loads(result.stdout)["added"] if a["entry"]["action_types"] == ["correction"]]
+    assert entry["lesson"] == "Force pushing main is off limits here."
+    assert entry["trigger"].startswith("[withheld: ")
     assert all(SECRET not in p.read_text() for p in (loa.root / MEMDIR).rglob("*.yaml"))

@@ -272,7 +272,7 @@ def test_session_start_reports_the_expiry_check(loa: Cli) -> None:
     _seed(loa.root)
     text = loa("session", "start").stdout
     assert "## Expiry check" in text and "due for archival: MEM-20200103-001 (expired" in text
-    assert "expires in 3 day(s): MEM-20200103-002" in text or "expires in 2 day(s): MEM-20200103-002" in text
+    assert "expires in 3 days: MEM-20200103-002" in text or "expires in 2 days: MEM-20200103-002" in text
     config = loa.root / ".loa.config.yaml"
     config.write_text(config.read_text().replace("check_on_session_start: true", "check_on_session_start: false"))
     assert loa.json("session", "start")["expiry_check"] is None

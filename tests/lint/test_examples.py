@@ -62,10 +62,10 @@ def test_invalid_example_is_reported_once_at_its_place(rule: str, loa: Cli) -> N
     assert (result["ruleId"], region["startLine"], region["startColumn"]) == (rule, int(line), int(col))
 
 
-def test_clean_grimoire_exits_0_with_no_output(loa: Cli) -> None:
+def test_clean_grimoire_exits_0_with_a_one_line_summary(loa: Cli) -> None:
     _seed(loa, EXAMPLES / "valid" / "all-rules")
     result = loa("lint", "--strict")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "no problems in 7 memory file(s)\n", "")
 
 
 def test_secret_values_never_appear_in_any_format(loa: Cli) -> None:

@@ -10,9 +10,17 @@ Three signals, each a lift on one relevance per correction:
 - paths: a file of the action matches the correction's ``applies_to`` globs (``PATH_LIFT``) or lies under one of
   its ``artifacts`` (``ARTIFACT_LIFT``).
 
-A cue fires, like recall's, when its relevance stands ``ACTION_STANDOUT`` deviations above the action's cosine to
-a typical memory of the grimoire and is within ``ACTION_MARGIN`` of the best correction: no fixed cosine, so the
-rule carries over between embedders and grimoires. Calibrated on benchmarks/data/action_cues.
+A cue fires, like recall's, when its relevance stands out from the action's cosine to a typical memory of the
+grimoire and is within ``ACTION_MARGIN`` of the best correction: no fixed cosine, so the rule carries over between
+embedders and grimoires. How far it must stand out depends on the evidence:
+
+- a shared action class or an ``applies_to`` path: ``ACTION_STANDOUT`` deviations;
+- meaning alone: ``MEANING_STANDOUT`` deviations, and never for a correction whose trigger names an action class
+  the tool call does not perform: the classifier knows what that action looks like, and this call is not it (a
+  commit in the same repository as a force push is not a force push).
+
+Calibrated on benchmarks/data/action_cues and on benchmarks/data/blind-activation once it had been measured;
+benchmarks/data/blind-activation-2 is the held-out check.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ CLASS_LIFT = 0.15
 PATH_LIFT = 0.15
 ARTIFACT_LIFT = 0.08
 ACTION_STANDOUT = 3.0
+MEANING_STANDOUT = 4.0
 ACTION_MARGIN = 0.05
 MAX_ACTION_CUES = 2
 
@@ -50,6 +59,12 @@ class ActionCue:
     trigger: str
     classes: frozenset[str]
     by_path: bool
+    evidence: bool = True  # a shared class or an applies_to path, not meaning alone
+
+    @property
+    def needed(self) -> float:
+        """How many deviations this cue must stand out by to fire."""
+        return ACTION_STANDOUT if self.evidence else MEANING_STANDOUT
 
     @property
     def imperative(self) -> str:
@@ -97,7 +112,7 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     if not scored:
         return result
     best = max(c.relevance for c in scored)
-    fired = [c for c in scored if c.standout >= ACTION_STANDOUT and c.relevance >= best - ACTION_MARGIN]
+    fired = [c for c in scored if c.standout >= c.needed and c.relevance >= best - ACTION_MARGIN]
     fired.sort(key=lambda c: -c.relevance)
     result.cues = fired[:MAX_ACTION_CUES]
     return result
@@ -120,16 +135,16 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         start += len(texts)
         guarded = frozenset().union(*(prose_classes(t) for t in texts)) or prose_classes(entry.summary)
         shared = result.classes & guarded
-        if result.classes and guarded and not shared:
-            continue  # the same area, another action: a near miss
         by_path = glob_match(entry.applies_to, result.paths)
+        if guarded and not shared and not by_path:
+            continue  # the same area, another action (or no known action at all): a near miss
         on_artifact = artifact_match(_artifacts(entry), result.paths)
         best = max(range(len(texts)), key=lambda n: similarities[n])
         relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
                      + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
                      + (ARTIFACT_LIFT if on_artifact else 0.0))
         scored.append(ActionCue(entry, relevance, (relevance - mean) / deviation, texts[best], shared,
-                                by_path or on_artifact))
+                                by_path or on_artifact, bool(shared) or by_path))
     return scored
 
 

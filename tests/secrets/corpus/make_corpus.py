@@ -699,6 +699,76 @@ def fill(template: str) -> str:
     return template.replace("{{", "{").replace("}}", "}")
 
 
+# ---- forms that hid a secret from the gate (issue 19), and everyday prose that must pass ----------------------
+# Their own seeded generator, so adding them leaves every row above unchanged.
+R2 = random.Random(20261125)
+ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
+
+
+def _r2(alphabet: str, n: int) -> str:
+    return "".join(R2.choice(alphabet) for _ in range(n))
+
+
+def _gh() -> str:
+    return R2.choice(("ghp_", "gho_", "ghs_")) + _r2(AN, 36)
+
+
+def _aws() -> str:
+    return R2.choice(("AKIA", "ASIA")) + _r2(UP + "234567", 16)
+
+
+def _wide(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if c.isalnum() else c for c in text)
+
+
+def _key_lines(n: int = 3) -> str:
+    head = R2.choice(("MIIEpAIBAAKCAQEA", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "b3BlbnNzaC1rZXktdjEAAAAA"))
+    body = head + _r2(B64, 64 * n - len(head))
+    return "\n".join(body[i:i + 64] for i in range(0, len(body), 64))
+
+
+def adversarial_positives() -> list[dict[str, str]]:
+    rows = []
+    for _ in range(2):
+        t, a = _gh(), _aws()
+        cut = R2.randint(8, 30)
+        zw = R2.choice(ZERO_WIDTH)
+        rows += [
+            {"text": f"- id: MEM-20260101-001\n  x-{t}: enabled", "kind": "github-token"},
+            {"text": f"- id: MEM-20260101-001\n  x_{t}: enabled", "kind": "github-token"},
+            {"text": f'{{"category": "fact", "content": "mirror header", "x-{t}": "v"}}', "kind": "github-token"},
+            {"text": f"  tags: [storage, {a.lower()}]", "kind": "aws-access-key-id"},
+            {"text": f"  thread: {a.lower()}", "kind": "aws-access-key-id"},
+            {"text": f"  content: |\n    the mirror header is {t[:cut]}\n    {t[cut:]} for now",
+             "kind": "github-token"},
+            {"text": f"Learning: the mirror header is {t[:cut]}\n  {t[cut:]}", "kind": "github-token"},
+            {"text": f"the backup user is {a[:cut // 2]}\n{a[cut // 2:]}", "kind": "aws-access-key-id"},
+            {"text": f"mirror header {t[:cut]}{zw}{t[cut:]}", "kind": "github-token"},
+            {"text": f"backup user {a[:9]}{zw}{a[9:]}", "kind": "aws-access-key-id"},
+            {"text": f"mirror header {_wide(t)}", "kind": "github-token"},
+            {"text": f"backup user {_wide(a[:4])}{a[4:]}", "kind": "aws-access-key-id"},
+            {"text": f"-----begin rsa private key-----\n{_key_lines()}\n-----end rsa private key-----",
+             "kind": "private-key"},
+            {"text": f"deploy key (headers stripped):\n{_key_lines()}", "kind": "private-key"},
+            {"text": f"  content: |\n    {_key_lines().replace(chr(10), chr(10) + '    ')}", "kind": "private-key"},
+        ]
+    return rows
+
+
+EVERYDAY = [
+    "you must pass timeout=30 to requests.get", "pass check_same_thread=False to sqlite3.connect",
+    "set retries=3 before the upload", "use check_same_thread=False in tests", "pass timeout=30",
+    "set retries=3", "use check_same_thread=False", "set max_retries=5 on the client", "use verify=True in prod",
+    "pass --dry-run=true first", "set ttl=90d for episodes", "use workers=4 on CI", "pass stream=True to read lazily",
+    "tags: [akia-rollout, storage]", "thread: aws-key-rotation",
+    "- id: MEM-20260101-001\n  category: fact\n  summary: index rebuilds take 6 s\n  ttl: permanent",
+    "see MEM-20260101-001 and\n  MEM-20260101-002 for the\n  decision (commit 3f2a9c1)",
+    "the certificate body starts MIIDdzCCAl+gAwIBAgIJAKS0pXUSmGm5MA0GCSqGSIb3DQEBCwUAMFIxCzAJBgNVBAYTAlVT",
+    "Zero\u200bwidth spaces crept into the CSV header; strip U+200B before parsing",
+    "ＦＵＬＬＷＩＤＴＨ digits like １２３ come from Japanese IMEs",
+]
+
+
 def main() -> None:
     here = Path(__file__).parent
     rows = []
@@ -710,11 +780,15 @@ def main() -> None:
     with (here / "positives.jsonl").open("w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
+        for row in adversarial_positives():
+            f.write(json.dumps(row) + "\n")
     with (here / "traps.jsonl").open("w") as f:
         for t in TRAPS:
             for _ in range(2 if any("{" + n + "}" in t for n in ("sha40", "sha7", "sha64", "md5", "uuid",
                                                                  "ulid", "b64", "badiban", "fp43", "colonhex")) else 1):
                 f.write(json.dumps({"text": fill(t), "kind": None}) + "\n")
+        for t in EVERYDAY:
+            f.write(json.dumps({"text": t, "kind": None}) + "\n")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from loa_memory.lint.context import LintContext
 from loa_memory.model import Finding, Severity
+from loa_memory.store.times import left_phrase
 
 ID = "expiring-soon"
 SEVERITY: Severity = "warning"
@@ -29,6 +30,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         except ValueError:
             continue
         if expires.tzinfo and ctx.now < expires <= horizon:
-            left = (expires - ctx.now).days
-            yield ctx.finding(entry, ID, SEVERITY, f"expires in {left} day(s) ({entry.expires_at}); renew it with "
+            left = left_phrase(expires - ctx.now)
+            yield ctx.finding(entry, ID, SEVERITY, f"expires {left} ({entry.expires_at}); renew it with "
                               "`loa-memory supersede` if it still holds", key="expires_at")

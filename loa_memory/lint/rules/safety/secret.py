@@ -3,7 +3,8 @@ in URLs, JWTs; personal emails, phone numbers, card numbers, IBANs, SSNs, public
 
 Passing: ``content: the deploy key lives in the vault under ci/deploy``.
 
-Failing: ``content: deploy with AKIA…`` (an AWS access key id). The value is never printed: findings show
+Failing: ``content: deploy with AKIA…`` (an AWS access key id), and a file or folder whose name holds one
+(the report prints that path redacted). The value is never printed: findings show
 it redacted, with a hash to put in ``memory_schema.secrets.allowlist`` for a false positive; an inline
 ``# loa: ignore[secret]`` (or ``pragma: allowlist secret``) on the line also accepts it.
 """
@@ -66,8 +67,22 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 yield Finding(mf.rel, line, col, SEVERITY, ID,
                               f"{description} {redacted} (allowlist hash {value_hash[:16]}…)",
                               extra={"hash": value_hash})
+        yield from _name_findings(mf.rel, allow, pii)
     if files != cached_files:
         _write_cache(cache_path, key, files, {**cached_items, **items} if len(cached_items) < 200_000 else items)
+
+
+def _name_findings(rel: str, allow: frozenset[str], pii: bool) -> Iterator[Finding]:
+    """A secret in the file's or a folder's name: committed and listed like the text (the engine prints the
+    path redacted)."""
+    from loa_memory.secrets.redact import name_hits
+
+    for part in rel.split("/"):
+        for hit in name_hits(part):
+            if hit.digest not in allow and (pii or not hit.pii):
+                yield Finding(rel, 1, 1, SEVERITY, ID, f"the file's path holds a {hit.description} {hit.redacted}: "
+                              f"rename it (allowlist hash {hit.digest[:16]}…)", extra={"hash": hit.digest})
+                return
 
 
 def _text_hits(text: str, is_list: bool, cut: list[yamlio.Item] | None, digests: list[str],

@@ -1,0 +1,276 @@
+"""How a user's correction is heard, however it is worded: wording rules weighed by what the agent had just done.
+
+A correction answers something the agent did, so each rule says what it needs besides its words (``Need``):
+
+- ``any``: the words alone are enough ("That's wrong.", "I told you last time: ...", "Again: mask card
+  numbers before they reach the logger instead", "Please stop printing the PAN", "Don't X, use Y instead").
+- ``after``: the user is answering the agent (an assistant turn or tool call came before this turn in the
+  session), so a request in the session's first prompt ("Use Postgres, not Redis") is not a correction:
+  "Use httpx rather than requests here", "Could you use the client instead?", "You keep writing queries in
+  views", "feature flags must come from the flags client", "Hardcoding credentials again?".
+- ``touch``: answering the agent *and* naming what it just did (a word shared with its last tool calls,
+  command, file paths and code, or its last words): "we never force-push to main" after ``git push --force``,
+  "pls dont use utcnow" after an edit adding ``datetime.utcnow()``, "datetime.now() is naive".
+
+Besides the rules, the first sentence after a tool call the user **rejected** is a correction, unless it is
+an acknowledgement. A "No, ..." that answers the agent's question ("Should I refactor it?" / "No, leave it")
+is an answer, not a correction; nor are "don't worry / bother / forget / hesitate", "never mind", "no
+problem", "stop the server" (no gerund) or "instead of X, could you also Y?".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from loa_memory.capture.transcript import ToolCall, Turn
+
+Need = Literal["any", "after", "touch"]
+_I = re.IGNORECASE
+_NEG = r"(?:don'?t|dont|do not|never|no more)"
+_HARMLESS = r"(?!(?:worry|bother|forget|hesitate|mind|need|have to|rush|sweat|panic|stress|apologi[sz]e)\b)"
+_START = r"(?:^(?:\w+[,!]\s+)?|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(]\s*)"
+
+
+@dataclass(frozen=True)
+class WordRule:
+    name: str
+    pattern: re.Pattern[str]
+    confidence: float
+    need: Need
+    questions: bool = False  # the rule may match a sentence that ends with "?"
+
+
+def _rule(name: str, pattern: str, confidence: float, need: Need, questions: bool = False) -> WordRule:
+    return WordRule(name, re.compile(pattern, _I), confidence, need, questions)
+
+
+WORD_RULES: tuple[WordRule, ...] = (
+    _rule(
+        "wrong",
+        r"\b(?:that'?s|that is|this is|it'?s|you'?re|you are|this was|that was)\s+(?:wrong|incorrect|"
+        r"not (?:right|correct|how|what i (?:asked|wanted|meant)))\b|\bnot like that\b",
+        0.85,
+        "any",
+    ),
+    _rule("dont-instead", rf"\b{_NEG}\b.*\b(?:instead|rather than)\b", 0.85, "any"),
+    _rule("again", r"^(?:again|once again|once more)\s*[:,!—-]", 0.8, "any"),
+    _rule(
+        "no",
+        r"^(?:no|nope|nah)\b(?!\s*[,.!]?\s*(?:problem|worries|thanks?|rush|need|worry|"
+        r"that'?s (?:all|it|enough|fine|ok|okay|good)|it'?s (?:fine|ok|okay|good)|all good)\b)[\s,.!:;—-]",
+        0.8,
+        "any",
+    ),
+    _rule("stop", rf"{_START}(?:please\s+|pls\s+)?(?:stop|quit)\s+\w+ing\b", 0.8, "any"),
+    _rule(
+        "told",
+        r"\bi(?:'ve| have)?\s+(?:already\s+)?(?:said|told you|asked (?:you )?(?:to|for|not to))\b|"
+        r"\bas i (?:said|asked)\b|\bhow many times\b|\bi never (?:asked|said|told)\b",
+        0.75,
+        "any",
+    ),
+    _rule("should-have", r"\byou (?:shouldn'?t|should not|should) have\b", 0.7, "any"),
+    _rule(
+        "keep",
+        r"\byou(?:'re| are)?\s+(?:keep|kept|still)\s+\w+ing\b|\byou(?:'re| are)\s+\w+ing\b.*\bagain\b|"
+        r"\byou (?:did|made) (?:it|that|this|the same(?: \w+)?) again\b",
+        0.8,
+        "after",
+    ),
+    _rule(
+        "again-question",
+        r"^(?:you'?re\s+|are you\s+)?(?:still\s+)?\w+ing\b[^?]*\bagain\s*\?$",
+        0.7,
+        "after",
+        questions=True,
+    ),
+    _rule(
+        "instead-request",
+        r"^(?:(?:could|can|would|will) you|please|pls|maybe)\b(?!.*\balso\b).*"
+        r"\b(?:instead of|rather than|instead\W*$)",
+        0.7,
+        "after",
+        questions=True,
+    ),
+    _rule(
+        "why-you",
+        r"^why (?:did|would|are|do|were) you\b|^why (?:on|in|into|use|with|not)\b",
+        0.65,
+        "touch",
+        questions=True,
+    ),
+    _rule("remember", r"^remember\s*[,:;—-]", 0.7, "after"),
+    _rule(
+        "use-not",
+        r"(?<!let's )(?<!lets )\b(?:use|using|call|read|write|put|switch to|stick (?:to|with)|go "
+        r"(?:through|thru)|import)\b(?!.*\balso\b).*\b(?:instead|rather than|not)\b",
+        0.75,
+        "after",
+    ),
+    _rule(
+        "must-come-from",
+        r"\b(?:must|should|has to|have to|needs? to|are to|is to)\s+(?:always\s+)?(?:only\s+)?"
+        r"(?:come (?:from|through|thru)|go (?:in|into|through|thru|to)|live (?:in|under)|"
+        r"be (?:read|loaded|taken|fetched) from)\b|\b(?:belongs?|lives?) (?:in|to|under|inside)\b|\bcomes? from\b|"
+        r"\bonly (?:exists?|lives?|runs?) (?:in|inside|on|under)\b|"
+        r"\bgo(?:es)? in (?:the )?\w+/",
+        0.75,
+        "after",
+    ),
+    _rule("comma-not", r"^not\s+[^,;]{1,60},\s*(?:but\s+)?\S|\w[^,;]{0,60},\s+not\s+[^,;]{1,60}[.!]?$", 0.6, "after"),
+    _rule("actually", r"^(?:actually|wait)\b[\s,]", 0.65, "after"),
+    _rule("dont", rf"{_START}(?:please\s+|pls\s+|plz\s+)?{_NEG}\s+{_HARMLESS}\w+", 0.8, "touch"),
+    _rule(
+        "we-never",
+        rf"\bwe\s+(?:{_NEG}|only|always)\s+{_HARMLESS}\w+|\bno\s+\w+\s+(?:in|on|to|into)\s+\S+",
+        0.75,
+        "touch",
+    ),
+    _rule(
+        "must-be",
+        r"\b(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+\w+ed\b|\bmust(?: not|n'?t)?\s+"
+        r"\w+",
+        0.7,
+        "touch",
+    ),
+    _rule(
+        "defect",
+        r"\b(?:is|are|was|were|isn'?t|aren'?t|'s|'re)\s+(?:\w+\s+){0,2}(?:naive|wrong|deprecated|"
+        r"broken|insecure|unsafe|forbidden|not allowed|off[- ]limits|immutable|generated|a bad idea|"
+        r"banned)\b|\bcan'?t be\b",
+        0.7,
+        "touch",
+    ),
+)
+_ACK = re.compile(
+    r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
+)
+_ACTION_LIMIT = 200
+_REJECTED = ("doesn't want to proceed", "tool use was rejected")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[0-9]{3,}")
+_QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`|“[^”]*”")
+_COMMON = frozenset(
+    "the and for are was were not but all any can its our use new add get set put run one two you your with this "
+    "that from into then than them they what when which while there here have has had just also only some more less "
+    "please pls dont don't never should must need make made done did does let lets it's i'm we're instead rather "
+    "file files code line lines now again still keep kept want like way thing things see look using used true false "
+    "none null self return def import class home dev src work srv app opt repo project same other thanks know told "
+    "said ask asked time last before after about it's that's isn't can't won't doesn't didn't you're we'll i've "
+    "them those these there's here's where why how who would could will shall may might been being because don doesn "
+    "didn isn aren won wasn edit write read bash".split()
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the agent had done when the user spoke: whether anything at all, what (a short description and its
+    words), whether it ended on a question, and whether the user had rejected its last tool call."""
+
+    responding: bool = False
+    action: str = ""
+    words: frozenset[str] = frozenset()
+    asked: bool = False
+    rejected: bool = False
+
+
+def stem(word: str) -> str:
+    """A word folded for overlap: lower case, common English endings off (``logs``/``logger``/``logging`` → log)."""
+    word = word.casefold()
+    for ending in ("ings", "ing", "ers", "er", "ed", "es", "s"):
+        if len(word) - len(ending) >= 3 and word.endswith(ending):
+            word = word[: -len(ending)]
+            return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls" else word
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words (identifiers split at ``_``/``.``/``/``; common words left out)."""
+    words = _WORD.findall(text.replace("_", " "))
+    return frozenset(stem(w) for w in words if len(w) > 2 and w.casefold() not in _COMMON)
+
+
+def describe_call(call: ToolCall) -> str:
+    """One line for a tool call: ``Bash: git push --force origin main``, ``Edit: payments/capture.py``."""
+    args = call.input
+    target = args.get("command") or args.get("file_path") or args.get("path") or args.get("pattern") or ""
+    first = str(target).strip().splitlines()[0][:_ACTION_LIMIT] if str(target).strip() else ""
+    return f"{call.name}: {first}".strip().rstrip(":")
+
+
+def _call_text(call: ToolCall) -> str:
+    return call.name + " " + " ".join(str(v) for v in call.input.values() if isinstance(v, str | int | float))[:4000]
+
+
+def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Context]:
+    """The context of each user turn (keyed by its position in ``turns``): the agent's activity since the
+    previous user speech."""
+    found: dict[int, Context] = {}
+    responding = False
+    span_text: list[str] = []
+    span_calls: list[ToolCall] = []
+    ordered = sorted(calls, key=lambda c: c.line)
+    taken = 0
+    asked = rejected = False
+    for position, turn in enumerate(turns):
+        start = taken
+        while taken < len(ordered) and ordered[taken].line <= turn.line:
+            taken += 1
+        new_calls = ordered[start:taken]
+        if new_calls:
+            span_calls.extend(new_calls)
+            responding = True
+            asked = False
+        if turn.role == "assistant":
+            responding = True
+            span_text.append(turn.text)
+            asked = turn.text.rstrip().endswith("?")
+        elif turn.role == "tool":
+            responding = True
+            rejected = rejected or (turn.is_error and any(marker in turn.text for marker in _REJECTED))
+        elif turn.role in ("user", "unknown"):
+            last = span_calls[-1] if span_calls else None
+            words = content_words(" ".join([*span_text[-1:], *(_call_text(c) for c in span_calls[-3:])]))
+            # a paragraph whose speaker is unknown may be answering the agent: its words alone must tell
+            found[position] = Context(
+                responding or turn.role == "unknown", describe_call(last) if last else "", words, asked, rejected
+            )
+            span_text, span_calls = [], []
+            asked = rejected = False
+    return found
+
+
+def hear(sentence: str, context: Context) -> WordRule | None:
+    """The first rule that hears ``sentence`` as a correction in ``context`` (``None``: not a correction)."""
+    question = sentence.rstrip().endswith("?")
+    sentence = _QUOTED.sub('""', sentence)  # what the user quotes (an error, a log line) is not what they say
+    for rule in WORD_RULES:
+        if question and not rule.questions:
+            continue
+        if rule.name == "no" and context.asked:
+            continue  # "No, leave it" answers the agent's question
+        if not rule.pattern.search(sentence):
+            continue
+        if rule.need == "after" and not context.responding:
+            continue
+        if rule.need == "touch" and not (context.rejected or (context.responding and touches(sentence, context))):
+            continue
+        return rule
+    if context.rejected and not question and not _ACK.match(sentence):
+        return REJECTED_RULE
+    return None
+
+
+def touches(sentence: str, context: Context) -> bool:
+    """Whether ``sentence`` names something the agent just did (a content word in common)."""
+    return bool(content_words(sentence) & context.words)
+
+
+def sounds_like_correction(sentence: str) -> bool:
+    """Whether ``sentence``'s words alone could make it a correction (whatever the context)."""
+    return any(rule.pattern.search(sentence) for rule in WORD_RULES if rule.need != "touch")
+
+
+REJECTED_RULE = WordRule("after-rejection", re.compile(""), 0.75, "after")
