@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("LOA_MEMORY_BACKGROUND", "inline")  # every vector before answering, no background process
 
 from benchmarks.retrieval_quality import DATA, load_jsonl, seed
 from loa_memory.answer.recall import RecallOptions, recall
@@ -152,6 +153,7 @@ def main() -> None:
     parser.add_argument("--set", type=Path, help="measure only this set (corrections, tasks, negatives)")
     parser.add_argument("--keep", type=Path, help="with --set: seed the grimoire here once and reuse it")
     parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "recall-cues.md")
+    parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
     args = parser.parse_args()
     memories = load_jsonl(DATA / "memories.jsonl")
     if args.set:
@@ -190,7 +192,8 @@ def main() -> None:
                 print(f"{outcome.name} MISS {text}")
             for text in outcome.fired:
                 print(f"{outcome.name} FIRED {text}")
-    args.report.write_text(report)
+    if not args.no_report:
+        args.report.write_text(report)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# rank with every vector: embed what is missing before answering, not in a background process
+os.environ.setdefault("LOA_MEMORY_BACKGROUND", "inline")
 
 from loa_memory.repo.init import init_repo
 from loa_memory.search.search import SearchOptions, search

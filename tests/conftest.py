@@ -21,6 +21,10 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     for key in ("LOA_SESSION_ID", "CLAUDE_SESSION_ID", "LOA_AGENT", "LOA_PHASE"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("LOA_MEMORY_SERVER", "off")  # no warm server outlives a test (test_warm.py starts its own)
+    # no background embedding outlives a test either: read commands embed before answering, as `index` would
+    monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "inline")
+    for key in ("XDG_CACHE_HOME", "LOA_MEMORY_VECTOR_CACHE", "LOA_MEMORY_EMBED_RUNTIME"):
+        monkeypatch.delenv(key, raising=False)  # the user's vector cache: under this test's HOME
 
 
 @pytest.fixture

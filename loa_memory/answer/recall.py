@@ -111,6 +111,7 @@ class Recall:
     selected_by: str = "config"
     weights: dict[str, Any] = field(default_factory=dict)
     problems: list[Finding] = field(default_factory=list)  # files skipped because they do not parse
+    not_embedded: int = 0  # entries found by words only: no vector yet (being embedded in the background)
 
 
 def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
@@ -205,6 +206,7 @@ def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None 
     ranked = [h for h in found.hits if h.entry.id not in cue_ids and h.score >= RELEVANCE_FLOOR
               and h.entry.category not in ("correction", "preference")]
     _disclose(result, ranked, grimoire, options, moment)
+    result.not_embedded = max(found.unembedded, retriever.unembedded)
     return result
 
 
@@ -344,4 +346,5 @@ def recall_record(result: Recall) -> dict[str, Any]:
         "economics": result.economics,
         "warnings": result.warnings,
         "problems": problem_records(result.problems),
+        "not_embedded": result.not_embedded,
     }

@@ -65,6 +65,7 @@ class WhyResult:
     grimoire: Grimoire
     commits: list[Commit] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    not_embedded: int = 0  # entries found by words only: no vector yet (being embedded in the background)
     threads: list[Thread] = field(default_factory=list)
 
 
@@ -148,7 +149,8 @@ def _path_mode(config: Config, grimoire: Grimoire, target: str, path: PathTarget
 
 def _question_mode(config: Config, grimoire: Grimoire, question: str, worlds: Sequence[str], k: int) -> WhyResult:
     found = search(config, SearchOptions(question, k=max(3 * k, 20), worlds=worlds), grimoire=grimoire)
-    result = WhyResult(question, "question", None, [], grimoire, warnings=list(found.warnings))
+    result = WhyResult(question, "question", None, [], grimoire, warnings=list(found.warnings),
+                       not_embedded=found.unembedded)
     best = max((hit.score for hit in found.hits), default=0.0)
     for hit in found.hits:
         fused = hit.fused
@@ -257,4 +259,5 @@ def why_record(result: WhyResult) -> dict[str, Any]:
         "warnings": result.warnings,
         "multiple_worlds": len(result.grimoire.config.worlds) > 1,
         "problems": problem_records(result.grimoire.unreadable),
+        "not_embedded": result.not_embedded,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,42 @@ def warn_skipped(problems: list[dict[str, Any]]) -> None:
 
     for line in skipped_lines(problems):
         click.echo(line, err=True)
+
+
+def progress_bar(what: str = "embedding", unit: str = "entries") -> Callable[[int, int], None] | None:
+    """A progress bar with rate and time left on stderr when it is a terminal; nothing when piped."""
+    if not sys.stderr.isatty():
+        return None
+    import time
+
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        elapsed = time.monotonic() - started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = f"{int((total - done) / rate) // 60}:{int((total - done) / rate) % 60:02d} left" if rate else ""
+        filled = int(24 * done / total) if total else 24
+        click.echo(f"\r{what} [{'#' * filled}{'.' * (24 - filled)}] {done}/{total} {unit}  {rate:.1f}/s  {left}  ",
+                   nl=done >= total, err=True)
+
+    return show
+
+
+def say_on_stderr(quiet: bool = False) -> Callable[[str], None] | None:
+    """One-time steps (unpacking or building the model) as lines on stderr, terminal or not: a wait of
+    seconds that says why."""
+    if quiet:
+        return None
+    return lambda message: click.echo(message, err=True)
+
+
+def note_not_embedded(count: int) -> None:
+    """Say on stderr that ``count`` entries were found by words only, and that they are being embedded."""
+    if count:
+        click.echo(f"note: {count} entr{'y is' if count == 1 else 'ies are'} not embedded yet and "
+                   f"{'was' if count == 1 else 'were'} found by words only; embedding goes on in the background "
+                   "(on a machine's first use, after preparing the model; `loa-memory index` shows progress)",
+                   err=True)
 
 
 def note_unblocking(problems: list[dict[str, Any]]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from loa_memory.cli.common import State, emit, format_option, pass_state, warn_skipped
+from loa_memory.cli.common import State, emit, format_option, pass_state, progress_bar, say_on_stderr, warn_skipped
 
 
 @click.command()
@@ -63,7 +63,8 @@ def promote(state: State, /, dry_run: bool, world: str | None, fmt: str | None) 
     from loa_memory.lifecycle.promote import promote as run_promote
     from loa_memory.render.lifecycle import promote_text
 
-    emit(state, fmt, run_promote(state.config(), dry_run=dry_run, world=world).as_dict(), promote_text)
+    report = run_promote(state.config(), dry_run=dry_run, world=world, progress=progress_bar("embedding", "episodes"))
+    emit(state, fmt, report.as_dict(), promote_text)
 
 
 @click.command()
@@ -193,7 +194,9 @@ def graduate(state: State, /, memory_id: str | None, as_: str, to: str | None, m
                              hint="loa-memory graduate --meta")
         from loa_memory.lifecycle.metacue import meta_record, propose_meta
 
-        emit(state, fmt, meta_record(propose_meta(config, apply=apply, world=world)), graduate_text)
+        report = propose_meta(config, apply=apply, world=world, progress=progress_bar("embedding", "triggers"),
+                              say=say_on_stderr())
+        emit(state, fmt, meta_record(report), graduate_text)
         return
     if not memory_id:
         raise UsageError("which cue?", hint="loa-memory graduate MEM-YYYYMMDD-NNN  (or --meta)")

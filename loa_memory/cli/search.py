@@ -4,26 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
-from loa_memory.cli.common import State, emit, format_option, pass_state, split_csv, warn_skipped
+from loa_memory.cli.common import (
+    State,
+    emit,
+    format_option,
+    note_not_embedded,
+    pass_state,
+    progress_bar,
+    say_on_stderr,
+    split_csv,
+    warn_skipped,
+)
 
 if TYPE_CHECKING:
     from loa_memory.agents.hook_input import HookInput
-
-
-def progress_bar() -> Callable[[int, int], None] | None:
-    """A progress line on stderr when it is a terminal; nothing when piped."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        click.echo(f"\rembedding {done}/{total} entries", nl=done >= total, err=True)
-
-    return show
 
 
 @click.command()
@@ -68,20 +66,29 @@ def search(state: State, /, query: str, k: int | None, categories: tuple[str, ..
     data = search_record(config, query, result, explain)
     emit(state, fmt, data, search_text)
     warn_skipped(data["problems"])
+    note_not_embedded(data["not_embedded"])
 
 
 @click.command()
 @click.option("--rebuild", is_flag=True, help="Throw the index and vectors away and build them again.")
 @click.option("--no-embed", is_flag=True, help="Only the full-text index, no embeddings.")
+@click.option("--quiet", is_flag=True, help="Print nothing, and do nothing if another index is already embedding "
+              "this repository (what read commands start in the background).")
 @format_option()
 @pass_state
-def index(state: State, /, rebuild: bool, no_embed: bool, fmt: str | None) -> None:
-    """Refresh the search index and the embeddings sidecar (normally automatic; derived, under .loa/)."""
+def index(state: State, /, rebuild: bool, no_embed: bool, quiet: bool, fmt: str | None) -> None:
+    """Refresh the search index and the embeddings sidecar (normally automatic; derived, under .loa/).
+
+    Vectors already in the user's vector cache (made in another clone or worktree) are taken from it, not
+    embedded again; on a terminal a progress bar shows the rate and the time left.
+    """
     from loa_memory.render.search import index_text
     from loa_memory.search.build import build_index
 
-    report = build_index(state.config(), rebuild=rebuild, embed=not no_embed, progress=progress_bar())
-    emit(state, fmt, report, index_text)
+    report = build_index(state.config(), rebuild=rebuild, embed=not no_embed, alone=quiet,
+                         progress=None if quiet else progress_bar(), say=say_on_stderr(quiet))
+    if not quiet:
+        emit(state, fmt, report, index_text)
 
 
 @click.command()
@@ -150,6 +157,7 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
     emit(state, "text" if fmt == "markdown" else fmt, data, recall_markdown)
     if not hook_input:  # a hook's stderr reaches no one: the line in its output above tells the agent
         warn_skipped(data["problems"])
+        note_not_embedded(data["not_embedded"])
 
 
 def _tool_call_cues(state: State, hook: HookInput) -> None:
@@ -201,4 +209,5 @@ def why(ctx: click.Context, target: str, worlds: tuple[str, ...], k: int | None,
     data = why_record(result)
     emit(state, fmt, data, why_text)
     warn_skipped(data["problems"])
+    note_not_embedded(data["not_embedded"])
     ctx.exit(0 if result.items else 1)

@@ -12,6 +12,7 @@ promoted again.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from loa_memory.capture.trace import SHELL_TOOLS, clip
@@ -76,14 +77,14 @@ def trace_pairs(grimoire: Grimoire, world: str | None = None) -> list[tuple[Entr
 
 
 def cluster_pairs(config: Config, grimoire: Grimoire, threshold: float, warnings: list[str] | None = None,
-                  world: str | None = None) -> list[Cluster]:
+                  world: str | None = None, progress: Callable[[int, int], None] | None = None) -> list[Cluster]:
     """Recurring error/resolution pairs, clustered by cosine similarity of their text."""
     from loa_memory.search.retriever import Retriever
 
     pairs = trace_pairs(grimoire, world)
     if not pairs:
         return []
-    retriever = Retriever(config, grimoire)
+    retriever = Retriever(config, grimoire, progress, waits=True)
     matrix = retriever.vectors([pair_text(p) for _e, _n, p in pairs], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)

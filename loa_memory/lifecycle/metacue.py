@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -71,8 +72,11 @@ def _sources(entry: Entry) -> set[str]:
     return set(entry.linked("derived_from"))
 
 
-def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: float) -> list[Domain]:
-    """Domains of at least ``minimum`` active corrections, largest first, none inside another."""
+def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: float,
+                 progress: Callable[[int, int], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> list[Domain]:
+    """Domains of at least ``minimum`` active corrections, largest first, none inside another (``progress`` hears
+    the triggers being embedded, ``say`` the model being prepared: the seconds this takes are not silent)."""
     active = [e for e in grimoire.entries if e.category == "correction" and grimoire.status(e) == "active"]
     cues = [e for e in active if not _is_meta(e)]
     candidates: list[Domain] = []
@@ -88,7 +92,8 @@ def find_domains(config: Config, grimoire: Grimoire, minimum: int, threshold: fl
     if len(cues) >= minimum:
         from loa_memory.search.retriever import Retriever
 
-        vectors = Retriever(config, grimoire).vectors([trigger_of(e) for e in cues], cache=True)
+        retriever = Retriever(config, grimoire, progress, waits=True, say=say)
+        vectors = retriever.vectors([trigger_of(e) for e in cues], cache=True)
         for members in greedy_clusters(vectors, threshold):
             group = [cues[n] for n in members]
             candidates.append(Domain(f"similar-{group[0].id.lower()}", _shared_words(group), "similar", group))
@@ -132,14 +137,15 @@ def meta_fields(domain: Domain) -> dict[str, Any]:
     }
 
 
-def propose_meta(config: Config, *, apply: bool = False, world: str | None = None,
-                 moment: datetime | None = None) -> MetaReport:
+def propose_meta(config: Config, *, apply: bool = False, world: str | None = None, moment: datetime | None = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> MetaReport:
     """Find the domains and propose (or with ``apply`` write) a meta-cue for each one not yet covered."""
     section = config.lifecycle
     minimum = int(section.meta_cue_min_corrections)
     report = MetaReport(apply, minimum)
     with loaded_for_writing(config, write=apply) as grimoire:
-        report.domains = find_domains(config, grimoire, minimum, float(section.meta_cue_similarity))
+        report.domains = find_domains(config, grimoire, minimum, float(section.meta_cue_similarity), progress, say)
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         for domain in report.domains:

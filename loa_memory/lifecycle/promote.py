@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -92,7 +93,8 @@ def correction_similarity(texts: list[str], matrix: Any, recurrence: int = 3) ->
 
 
 def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
-                     warnings: list[str] | None = None, world: str | None = None) -> list[Cluster]:
+                     warnings: list[str] | None = None, world: str | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> list[Cluster]:
     """Active cue episodes (of ``world``, default all), clustered greedily (oldest first) per kind by cosine
     to a cluster's centroid."""
     from loa_memory.search.retriever import Retriever
@@ -102,7 +104,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
                       key=lambda pair: (pair[0].timestamp, pair[0].id))
     if not episodes:
         return []
-    retriever = Retriever(config, grimoire)
+    retriever = Retriever(config, grimoire, progress, waits=True)
     matrix = retriever.vectors([cue_text(e, k) for e, k in episodes], cache=True)
     if warnings is not None:
         warnings.extend(retriever.warnings)
@@ -158,9 +160,9 @@ def _describe(cluster: Cluster) -> dict[str, Any]:
             "episodes": [e.id for e in cluster.episodes], "sessions": cluster.sessions}
 
 
-def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
-            moment: datetime | None = None) -> PromoteReport:
-    """Promote recurring episode clusters; see the module docstring."""
+def promote(config: Config, *, dry_run: bool = False, world: str | None = None, moment: datetime | None = None,
+            progress: Callable[[int, int], None] | None = None) -> PromoteReport:
+    """Promote recurring episode clusters; see the module docstring (``progress`` hears the embedding)."""
     section = config.lifecycle
     threshold = float(section.similarity_threshold)
     min_sessions = int(section.promotion_min_sessions)
@@ -171,8 +173,9 @@ def promote(config: Config, *, dry_run: bool = False, world: str | None = None,
         used = grimoire.ids()
         changes = Changeset(config, grimoire)
         clusters = [(name, cluster) for name in worlds
-                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name),
-                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name)]]
+                    for cluster in [*cluster_episodes(config, grimoire, threshold, report.warnings, name, progress),
+                                    *antipatterns.cluster_pairs(config, grimoire, threshold, report.warnings, name,
+                                                                progress)]]
         report.considered = sum(len(c.episodes) for _world, c in clusters)
         for world_name, cluster in clusters:
             pairs = cluster.kind == antipatterns.KIND

@@ -33,5 +33,7 @@ def search_text(data: dict[str, Any]) -> str:
 def index_text(data: dict[str, Any]) -> str:
     verb = "rebuilt" if data["rebuilt"] else "refreshed"
     return (f"{verb} the full-text index: {data['added']} added, {data['removed']} removed "
-            f"({data['documents']} documents); embeddings: {data['embedded']} new, {data['vectors']} stored "
+            f"({data['documents']} documents); embeddings: {data['embedded']} new"
+            + (f", {data['from_cache']} from the user's vector cache" if data.get("from_cache") else "")
+            + f", {data['vectors']} stored "
             f"({data['embedder']}{', fallback' if data['fallback'] else ''})")

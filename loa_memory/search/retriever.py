@@ -1,17 +1,22 @@
 """The retriever: one loaded grimoire's entries by index key, its full-text index and its embeddings sidecar.
 
-``search.run`` ranks with it; ``recall`` reuses one for its cue checks. Missing vectors are embedded before
-answering only within a time budget (``eager_limit``; less inside ``deferred_embedding``, as in the warm server
-and agent hooks); ``embed_some`` lets a long-lived process catch up between requests.
+``search.run`` ranks with it; ``recall`` reuses one for its cue checks. An entry without a vector takes it from
+the user's vector cache when it holds one (no embedding); the rest are embedded before answering only within a
+time budget (``eager_limit``, about a second), and ``background`` embeds what is left while the command answers
+by words for those entries (``unembedded`` says how many). A model that is not ready (MPNet's weights not
+unpacked, the int8 model not built yet) is not waited for either: the answer is lexical until it is.
+``embed_some`` lets a long-lived process catch up between requests.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from loa_memory.model import Entry
+from loa_memory.search import background
 from loa_memory.search.index import FullTextIndex
 from loa_memory.store.cache import memo
 from loa_memory.store.config import Config
@@ -44,23 +49,30 @@ def deferred_embedding() -> Iterator[None]:
 
 def eager_limit(embedder: Embedder, seconds: float) -> int:
     """How many missing vectors a command embeds before answering: ``seconds`` of the embedder's work
-    (``retrieval.eager_embed_seconds``, 240 s by default: about 2,600 entries for MiniLM, 600 for MPNet)."""
+    (``retrieval.eager_embed_seconds``, 1 s by default: about 60 entries for MiniLM, 12 for MPNet in int8)."""
     return int(seconds * embedder.entries_per_second)
 
 
 class Retriever:
     """Keys ↔ entries, the index and the sidecar of one loaded grimoire."""
 
-    def __init__(self, config: Config, grimoire: Grimoire,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(self, config: Config, grimoire: Grimoire, progress: Callable[[int, int], None] | None = None, *,
+                 waits: bool = False, say: Callable[[str], None] | None = None) -> None:
+        """``waits``: embed everything asked for before answering (commands that cluster or compare vectors, such
+        as ``promote`` and ``graduate --meta``, not read commands); ``say`` hears a model being prepared."""
         self.config = config
+        self.waits = waits
+        self.say = say
         self.grimoire = grimoire
         self.entries: dict[str, Entry] = grimoire.keyed
         self.index = FullTextIndex(config)
         self.progress = progress
         self.warnings: list[str] = []
         self.embedded_now = 0
-        self.unembedded = 0
+        self.unembedded = 0  # entries without a vector, found by words only in this answer
+        self.adopted = 0  # vectors taken from the user's vector cache
+        self.model_pending = False  # the model is not ready: it is being prepared in the background
+        self._deadline: float | None = None  # when this command stops embedding before answering
         self._sidecar: Any = None
         self._queries: dict[str, Any] = {}
         self.is_fallback = False
@@ -77,17 +89,13 @@ class Retriever:
         sidecar = self.sidecar()
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
-        seconds = self.config.retrieval.eager_embed_seconds
-        if _deferred:
-            seconds = min(seconds, DEFERRED_EAGER_SECONDS)
-        if missing and len(missing) <= eager_limit(sidecar.embedder, seconds):
-            self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
+        if missing:
+            self._catch_up(sidecar, missing)
             keys, rows, position, missing = self._view(hash_of)
-        elif missing:
-            self.unembedded = len(missing)
-            self.warnings.append(f"{len(missing)} entries have no vectors yet and are found by words only; "
-                                 "run `loa-memory index` once to embed them (the warm server also embeds them "
-                                 "between requests)")
+        self.unembedded = len(missing)
+        if not self.can_embed():
+            self.unembedded = len(self.entries)  # no query vector without the model: every entry by words
+            return []
         if not keys:
             return []  # nothing to compare with: the model is not even loaded
         scores = sidecar.scores(self.vectors([text])[0])[rows]
@@ -96,6 +104,49 @@ class Retriever:
         chosen = set(top.tolist())
         return nearest + [(key, float(scores[i])) for key in dict.fromkeys(also)
                           if (i := position.get(key, -1)) >= 0 and i not in chosen]
+
+    def can_embed(self) -> bool:
+        """True when a text can be embedded now: the model loads in about a second (or the caller waits for it)."""
+        from loa_memory.search.embed import is_ready
+
+        if self.waits or background.mode() == "inline" or is_ready(self.sidecar().embedder):
+            return True
+        if not self.model_pending:
+            self.model_pending = True
+            self._start_background()
+        return False
+
+    def _catch_up(self, sidecar: Any, missing: dict[str, str], *, spawn: bool = True) -> None:
+        """Take what the user's vector cache holds, embed what fits in the time budget (everything when the
+        background step runs inline), and leave the rest to the background (``spawn``: entries, which the
+        background `index` embeds; cue texts are not among them and wait for the next command's budget)."""
+        patient = self.waits or background.mode() == "inline"
+        if not patient and background.is_running(self.config.local_dir):
+            return  # an `index` is at it, holding the sidecar's lock a batch at a time: do not wait for it
+        sidecar.adopt(missing.items())
+        self.adopted += sidecar.adopted
+        left = [item for item in missing.items() if item[0] not in sidecar]
+        if not left:
+            return
+        if patient:
+            self.embedded_now += sidecar.ensure(left, progress=self.progress)
+            return
+        seconds = self.config.retrieval.eager_embed_seconds
+        if _deferred:
+            seconds = min(seconds, DEFERRED_EAGER_SECONDS)
+        if self._deadline is None:  # one budget for the whole command, in wall-clock time (the machine may be busy)
+            self._deadline = time.monotonic() + seconds
+        budget = min(eager_limit(sidecar.embedder, seconds), len(left))
+        done = 0
+        if budget and time.monotonic() < self._deadline and self.can_embed():
+            done = sidecar.ensure(left[:budget], progress=self.progress, deadline=self._deadline)
+            self.embedded_now += done
+        if len(left) > done and spawn:
+            self._start_background()
+
+    def _start_background(self) -> None:
+        if background.mode() == "spawn":
+            background.start(self.config.root, self.config.local_dir)
 
     def _view(self, hash_of: dict[str, str]) -> tuple[list[str], Any, dict[str, int], dict[str, str]]:
         """The keys that have a vector, their rows in the sidecar, each key's place in that list, and the
@@ -157,20 +208,26 @@ class Retriever:
     def sidecar(self) -> Any:
         """The embeddings sidecar of the configured embedder (the fallback, with a warning, if missing)."""
         if self._sidecar is None:
-            from loa_memory.search.embed import Sidecar, select_embedder
+            from loa_memory.search.embed import select_embedder
 
-            choice = select_embedder(self.config.retrieval.embedder)
+            choice = select_embedder(self.config.retrieval.embedder, self.config.retrieval.embed_runtime)
+            if self.say is not None and hasattr(choice.embedder, "progress"):
+                choice.embedder.progress = self.say  # a model built on first use says so
             if choice.warning:
                 self.warnings.append(choice.warning)
             self.is_fallback = choice.is_fallback
             root = self.config.local_dir / "embeddings"
             self._sidecar = memo.reuse(("sidecar", str(root), choice.embedder.name), tuple,
-                                       lambda: Sidecar(root, choice.embedder))  # it notices its own changes
+                                       lambda: open_sidecar(self.config, choice.embedder))  # notices its own changes
         return self._sidecar
 
     def vectors(self, texts: Sequence[str], *, cache: bool = False) -> Any:
         """Unit vectors of ``texts`` (cached in the sidecar when ``cache``: short cue texts, not queries)."""
         sidecar = self.sidecar()
+        if not self.can_embed():
+            import numpy as np
+
+            return np.zeros((len(texts), sidecar.embedder.dim), dtype=np.float32)
         if not cache:
             if len(texts) != 1:
                 return sidecar.embedder.embed(list(texts))
@@ -180,8 +237,10 @@ class Retriever:
         from loa_memory.search.embed import text_hash
 
         hashes = [text_hash(t) for t in texts]
-        sidecar.ensure(zip(hashes, texts, strict=True))
-        return sidecar.matrix(hashes)
+        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in sidecar}
+        if missing:  # short cue texts: what the budget allows now, the rest at the next command
+            self._catch_up(sidecar, missing, spawn=False)
+        return sidecar.matrix(hashes)  # zero rows (cosine 0) for those still without a vector
 
 
 def warm_up(config: Config) -> None:
@@ -203,7 +262,19 @@ def embed_some(config: Config, seconds: float) -> int:
     retriever = Retriever(config, load_grimoire(config))
     sidecar = retriever.sidecar()
     missing = retriever._view(retriever._text_hashes())[3]
+    if not missing or background.is_running(config.local_dir):  # an `index` is at it: leave it the cores
+        return 0
+    sidecar.adopt(missing.items())
+    left = [item for item in missing.items() if item[0] not in sidecar]
     limit = max(1, eager_limit(sidecar.embedder, seconds))
-    if missing:
-        sidecar.ensure(list(missing.items())[:limit])
-    return max(len(missing) - limit, 0)
+    if left:
+        sidecar.ensure(left[:limit])
+    return max(len(left) - limit, 0)
+
+
+def open_sidecar(config: Config, embedder: Embedder) -> Any:
+    """The repository's vector sidecar for ``embedder``, backed by the user's vector cache (unless it is off)."""
+    from loa_memory.search.embed import Sidecar
+    from loa_memory.search.embed.vector_cache import open_cache
+
+    return Sidecar(config.local_dir / "embeddings", embedder, shared=open_cache(embedder.name, embedder.dim))

@@ -69,7 +69,7 @@ class SearchResult:
     mode: str
     warnings: list[str] = field(default_factory=list)
     embedded_now: int = 0
-    unembedded: int = 0
+    unembedded: int = 0  # entries found by words only: no vector yet (being embedded in the background)
     seconds: float = 0.0
     problems: list[Finding] = field(default_factory=list)  # files skipped because they do not parse
 
@@ -227,7 +227,7 @@ def search_record(config: Config, query: str, result: SearchResult, explain: boo
     """The stable JSON shape of ``search``."""
     return {"query": query, "mode": result.mode, "results": [hit_record(h, explain) for h in result.hits],
             "warnings": result.warnings, "multiple_worlds": len(config.worlds) > 1,
-            "problems": problem_records(result.problems)}
+            "problems": problem_records(result.problems), "not_embedded": result.unembedded}
 
 
 def hit_record(hit: Hit, explain: bool = False) -> dict[str, Any]:

@@ -37,11 +37,12 @@ class Retrieval:
     recency_weight: float = 0.1
     mode: Mode = "hybrid"
     embedder: str | None = None
+    embed_runtime: Literal["auto", "onnx", "numpy"] = "auto"
     budget: int = 1500
     episodic_half_life_days: float = 14
     # missing vectors a command embeds before answering, in seconds of the embedder's work; the rest is
-    # embedded by `loa-memory index` or by the warm server between requests
-    eager_embed_seconds: float = 240
+    # embedded in the background (`loa-memory index --quiet`, or the warm server between requests)
+    eager_embed_seconds: float = 1
     synonyms: tuple[Any, ...] = ()
     profile: str = "default"
     adaptive: bool | Mapping[str, Any] = False

@@ -22,6 +22,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 
 from loa_memory.mcp.server import published_schema
+from loa_memory.search.embed import mpnet
 from tests.fixtures import GIT_IDENTITY, MEMDIR, Cli, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +35,9 @@ SECRET = "sk_live_" + "51HqLyjWDarjtT1zdp7dc9aB3dE5fG7h"
 @pytest.fixture(scope="module")
 def anyio_backend() -> str:
     return "asyncio"
+
+
+MODEL_CACHE = str(mpnet.cache_dir().parent)  # where the user keeps the unpacked weights and built models
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +58,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def session(served: Path, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ClientSession]:
     home = tmp_path_factory.mktemp("home")
     env = {**GIT_IDENTITY, "HOME": str(home), "PYTHONPATH": str(ROOT), "LOA_AGENT": "mcp-test",
-           "PATH": os.environ.get("PATH", "")}
+           "PATH": os.environ.get("PATH", ""), "LOA_MEMORY_BACKGROUND": "inline",  # answers equal the CLI's
+           "LOA_MEMORY_MODEL_CACHE": MODEL_CACHE}
     params = StdioServerParameters(command=sys.executable, args=["-m", "loa_memory", "--root", str(served), "mcp"],
                                    env=env, cwd=str(home))
     with open(home / "server.log", "w") as errlog:

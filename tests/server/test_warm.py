@@ -174,26 +174,27 @@ def test_which_command_lines_go_to_the_server(grimoire: Path, monkeypatch: pytes
     assert (elsewhere is not None) is (served and argv[:1] != ["--root"])
 
 
-def test_the_server_embeds_in_the_background_what_commands_leave_for_later(loa: Cli, runtime: Path) -> None:
+def test_the_server_embeds_in_the_background_what_commands_leave_for_later(loa: Cli, runtime: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "off")  # no `index` process: the server alone catches up
     config = loa.root / ".loa.config.yaml"  # a budget of 0 s: no command embeds before answering
     config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    eager_embed_seconds: 0\n"
                                                  "    embedder: hashing\n", 1))
     for n in range(6):
         assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port of {n}").exit_code == 0
 
-    def waiting() -> list[str]:
+    def waiting() -> int:
         done = run(loa.root, "search", "which port", "--mode", "hybrid", "--format", "json")
         assert done.returncode == 0, done.stderr
-        return [w for w in json.loads(done.stdout)["warnings"] if "no vectors yet" in w]
+        return int(json.loads(done.stdout)["not_embedded"])
 
-    assert waiting() == ["6 entries have no vectors yet and are found by words only; run `loa-memory index` once to "
-                         "embed them (the warm server also embeds them between requests)"]
+    assert waiting() == 6
     assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
     try:
         deadline = time.monotonic() + 60
         while (left := waiting()) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert left == []
+        assert left == 0
         assert loa.json("index")["embedded"] == 0  # nothing was left to do
     finally:
         run(loa.root, "server", "stop")

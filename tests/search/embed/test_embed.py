@@ -66,8 +66,10 @@ def test_default_is_minilm_when_mpnet_is_not_installed(monkeypatch: pytest.Monke
     monkeypatch.setitem(embed._AVAILABLE, "mpnet", lambda: False)
     choice = embed.select_embedder(None)
     assert not choice.is_fallback and choice.warning is None
-    assert choice.embedder.name == "all-MiniLM-L6-v2/numpy-v1/t256"
+    assert choice.embedder.name == "all-MiniLM-L6-v2/onnx-int8-v1-g2-q1/t256"  # onnxruntime is a dependency
     assert choice.embedder.dim == 384
+    monkeypatch.setenv("LOA_MEMORY_EMBED_RUNTIME", "numpy")
+    assert embed.select_embedder(None).embedder.name == "all-MiniLM-L6-v2/numpy-v1/t256"
 
 
 def test_embedding_text_puts_summary_first_and_adds_tags() -> None:
@@ -99,7 +101,7 @@ def test_wordpiece_longest_match_and_truncation() -> None:
 
 @needs_model
 def test_minilm_vectors_are_normalised_and_independent_of_batching() -> None:
-    e = embed.get_embedder("minilm")
+    e = embed.get_embedder("minilm", "numpy")
     texts = ["short", "a much longer text about database migrations and rollbacks in production", "x"]
     together = e.embed(texts)
     _check_vectors(together, 3, 384)
@@ -110,7 +112,7 @@ def test_minilm_vectors_are_normalised_and_independent_of_batching() -> None:
 
 @needs_model
 def test_minilm_scores_a_paraphrase_above_an_unrelated_text() -> None:
-    e = embed.get_embedder("minilm")
+    e = embed.get_embedder("minilm", "numpy")
     memory, paraphrase, unrelated = e.embed([
         "Run the database migrations before deploying the web service.",
         "Apply schema changes prior to shipping the app to production.",
@@ -122,5 +124,5 @@ def test_minilm_scores_a_paraphrase_above_an_unrelated_text() -> None:
 @needs_model
 def test_minilm_matches_reference_similarity() -> None:
     # sentence-transformers gives 0.7553 for this classic pair with all-MiniLM-L6-v2.
-    a, b = embed.get_embedder("minilm").embed(["A man is eating food.", "A man is eating a piece of bread."])
+    a, b = embed.get_embedder("minilm", "numpy").embed(["A man is eating food.", "A man is eating a piece of bread."])
     assert float(a @ b) == pytest.approx(0.7553, abs=1e-3)

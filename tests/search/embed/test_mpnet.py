@@ -85,6 +85,18 @@ def test_unpack_takes_the_model_files_and_checks_the_weights(tmp_path: Path) -> 
     assert mpnet.unpack(pieces, target, sha256="0" * 64) == target  # already there: not unpacked again
 
 
+def test_unpack_puts_removed_weights_back_beside_the_int8_model(tmp_path: Path) -> None:
+    pieces = _split_zip(tmp_path, FILES)
+    target = tmp_path / "cache" / "model"
+    digest = hashlib.sha256(FILES["model.safetensors"]).hexdigest()
+    mpnet.unpack(pieces, target, sha256=digest)
+    (target / "model.safetensors").unlink()  # what building the int8 model does, to save 438 MB
+    (target / "int8.onnx").write_bytes(b"model")
+    assert mpnet.unpack(pieces, target, sha256=digest) == target
+    assert sorted(p.name for p in target.iterdir()) == ["config.json", "int8.onnx", "model.safetensors", "vocab.txt"]
+    assert [p.name for p in target.parent.iterdir()] == ["model"]
+
+
 def test_unpack_refuses_other_weights_and_leaves_nothing(tmp_path: Path) -> None:
     pieces = _split_zip(tmp_path, FILES)
     target = tmp_path / "cache" / "model"
@@ -113,13 +125,13 @@ def test_naming_mpnet_when_it_is_missing_gives_the_install_hint(monkeypatch: pyt
 def test_mpnet_is_the_default_when_installed() -> None:
     choice = embed.select_embedder(None)
     assert not choice.is_fallback and choice.warning is None
-    assert choice.embedder.name == "all-mpnet-base-v2/numpy-v1/t256"
+    assert choice.embedder.name == "all-mpnet-base-v2/onnx-int8-v1-g2-q1/t256"  # onnxruntime is a dependency
     assert choice.embedder.dim == 768
 
 
 @needs_mpnet
 def test_mpnet_vectors_are_normalised_and_independent_of_batching() -> None:
-    e = embed.get_embedder("mpnet")
+    e = embed.get_embedder("mpnet", "numpy")
     texts = ["short", "a much longer text about database migrations and rollbacks in production", "x"]
     together = e.embed(texts)
     assert together.dtype == np.float32 and together.shape == (3, 768)
@@ -130,7 +142,7 @@ def test_mpnet_vectors_are_normalised_and_independent_of_batching() -> None:
 
 @needs_mpnet
 def test_mpnet_scores_paraphrases_above_unrelated_texts() -> None:
-    e = embed.get_embedder("mpnet")
+    e = embed.get_embedder("mpnet", "numpy")
     v = e.embed(["drop the legacy_flag column in a migration", "database migration that removes a column",
                  "rotate the TLS certificates on the load balancer", "A man is eating food.",
                  "A man is eating a piece of bread."])
@@ -143,5 +155,5 @@ def test_mpnet_scores_paraphrases_above_unrelated_texts() -> None:
 def test_mpnet_matches_the_transformers_implementation() -> None:
     # Reference: transformers 5 MPNetModel + mean pooling over the same weights (torch, session 6) gives 0.660113
     # for this pair, and vectors within 1e-7 of ours for accented, CJK, emoji and truncated texts alike.
-    a, b = embed.get_embedder("mpnet").embed(["A man is eating food.", "A man is eating a piece of bread."])
+    a, b = embed.get_embedder("mpnet", "numpy").embed(["A man is eating food.", "A man is eating a piece of bread."])
     assert float(a @ b) == pytest.approx(0.660113, abs=1e-5)
