@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loa_memory.errors import GrimoireError
+from loa_memory.errors import GrimoireError, UsageError
 from loa_memory.store import atomic, yamlio
 from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
+from loa_memory.store.confine import confined
 from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 
 _ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9]{3,})", re.M)
@@ -148,6 +149,7 @@ class Changeset:
         return path.relative_to(self.config.root).as_posix()
 
     def _guard(self, path: Path) -> None:
+        _confine(self.config, path)
         rel = self._rel(path)
         if rel in self.grimoire.broken:
             found = [p for p in self.grimoire.problems if p.path == rel]
@@ -254,6 +256,17 @@ class Changeset:
             appended = ft.appended if ft is not None and ft._segments is None and \
                 all(data is not None for _, data in ft.appended) else None
             refresh_cache(self.config, mf, text, known, appended)
+
+
+def _confine(config: Config, path: Path) -> None:
+    """A memory file is written only inside its world's grimoire, symlinks followed (``store/confine.py``)."""
+    for world in config.worlds:
+        memdir = config.memory_dir(world.name)
+        if path.is_relative_to(memdir):
+            confined(path, memdir, config.root)
+            return
+    raise UsageError(f"{path} is not inside a grimoire: loa-memory will not write it",
+                     hint="check the category paths in .loa.config.yaml")
 
 
 def item_id(item_text: str) -> str | None:
