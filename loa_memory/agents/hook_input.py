@@ -42,6 +42,11 @@ class HookInput:
         return self.transcript_path
 
 
+# what a hook reads of its standard input: a prompt, a tool call with a file's new text; beyond it the hook answers
+# nothing rather than spend seconds on it (an agent waits for every hook)
+MAX_HOOK_INPUT_CHARS = 2_000_000
+
+
 def parse_hook_input(text: str) -> HookInput:
     """Read a hook's stdin; empty input is an empty ``HookInput``, anything but a JSON object a ``UsageError``."""
     try:

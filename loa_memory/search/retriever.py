@@ -8,6 +8,7 @@ and agent hooks); ``embed_some`` lets a long-lived process catch up between requ
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,20 +27,21 @@ DEFERRED_EAGER_SECONDS = 5.0
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
-_deferred = False
+# per command, not per process: the warm server runs each command in a fresh context (server/warm.py), so a
+# hook's budget never leaks into the next command it serves
+_deferred: contextvars.ContextVar[bool] = contextvars.ContextVar("loa_memory_deferred_embedding", default=False)
 
 
 @contextlib.contextmanager
 def deferred_embedding() -> Iterator[None]:
     """Within it, commands embed before answering only what takes up to DEFERRED_EAGER_SECONDS and leave the
-    rest to the warm server, which embeds between requests: for the server itself, and for agent hooks (a
-    hook must answer within the agent's time limit; the client starts a server after it)."""
-    global _deferred
-    saved, _deferred = _deferred, True
+    rest to the warm server, which embeds between requests: for agent hooks (a hook must answer within the
+    agent's time limit; the client starts a server after it), in their own process or served alike."""
+    token = _deferred.set(True)
     try:
         yield
     finally:
-        _deferred = saved
+        _deferred.reset(token)
 
 
 def eager_limit(embedder: Embedder, seconds: float) -> int:
@@ -78,7 +80,7 @@ class Retriever:
         hash_of = self._text_hashes()
         keys, rows, position, missing = self._view(hash_of)
         seconds = self.config.retrieval.eager_embed_seconds
-        if _deferred:
+        if _deferred.get():
             seconds = min(seconds, DEFERRED_EAGER_SECONDS)
         if missing and len(missing) <= eager_limit(sidecar.embedder, seconds):
             self.embedded_now = sidecar.ensure(missing.items(), progress=self.progress)
@@ -180,7 +182,15 @@ class Retriever:
         from loa_memory.search.embed import text_hash
 
         hashes = [text_hash(t) for t in texts]
-        sidecar.ensure(zip(hashes, texts, strict=True))
+        todo = list(zip(hashes, texts, strict=True))
+        if _deferred.get():  # a hook: the cue texts share its embedding budget with the entries
+            missing = [item for item, row in zip(todo, sidecar.rows(hashes).tolist(), strict=True) if row < 0]
+            room = max(eager_limit(sidecar.embedder, DEFERRED_EAGER_SECONDS) - self.embedded_now, 0)
+            if len(missing) > room:  # the rest compare as zero vectors: found by words until embedded
+                self.warnings.append(f"{len(missing) - room} cue texts have no vectors yet; run `loa-memory index` "
+                                     "once to embed them")
+            todo = missing[:room]
+        self.embedded_now += sidecar.ensure(todo)
         return sidecar.matrix(hashes)
 
 
