@@ -92,7 +92,16 @@ class Retriever:
                                  "between requests)")
         if not keys:
             return []  # nothing to compare with: the model is not even loaded
-        scores = sidecar.scores(self.vectors([text])[0])[rows]
+        query = self.vectors([text])[0]
+        every = sidecar.scores(query)
+        if len(rows) and int(rows.max()) >= len(every):  # the vectors changed since the rows were read (another
+            keys, rows, position, missing = self._view(hash_of)  # process rebuilding them): read them again
+            every = sidecar.scores(query)
+            if not keys or (len(rows) and int(rows.max()) >= len(every)):
+                self.warnings.append("the vectors changed while searching (`loa-memory index --rebuild` in another "
+                                     "process?); found by words only this time")
+                return []
+        scores = every[rows]
         top = top_k(scores, limit or len(keys))
         nearest = [(keys[i], float(scores[i])) for i in top]
         chosen = set(top.tolist())

@@ -299,3 +299,96 @@ def test_search_during_a_rebuild_never_crashes(loa: Cli) -> None:
         rebuild.wait(timeout=300)
     assert rebuild.returncode == 0, rebuild.stderr.read() if rebuild.stderr else ""
     assert failures == []
+
+
+def test_vectors_removed_under_a_search_do_not_crash_it(loa: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `index --rebuild` in another process does while a search embeds its query, between its two reads of
+    the sidecar (the rows of the entries, then the scores): made deterministic by removing them right then."""
+    import shutil
+
+    from loa_memory.search.retriever import Retriever
+    from loa_memory.store.config import load_config
+    from loa_memory.store.load import load_grimoire
+
+    config = loa.root / ".loa.config.yaml"
+    config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    embedder: hashing\n", 1))
+    for n in range(5):
+        assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port {n}").exit_code == 0
+    assert loa("index").exit_code == 0
+    loaded = load_config(loa.root)
+    retriever = Retriever(loaded, load_grimoire(loaded))
+    embed_query = retriever.vectors
+
+    def rebuilt_meanwhile(texts: list[str], *, cache: bool = False) -> object:
+        shutil.rmtree(loaded.local_dir / "embeddings", ignore_errors=True)
+        return embed_query(texts, cache=cache)
+
+    monkeypatch.setattr(retriever, "vectors", rebuilt_meanwhile)
+    assert retriever.semantic("which port") == []  # no IndexError: found by words only this time
+    assert any("changed while searching" in w for w in retriever.warnings)
+
+
+def test_hybrid_search_during_a_rebuild_with_vectors_never_crashes(loa: Cli) -> None:
+    config = loa.root / ".loa.config.yaml"
+    config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    embedder: hashing\n", 1))
+    facts = "".join(
+        FINE.replace("MEM-20260101-002", f"MEM-20260101-{n:03d}").replace("Kafka", f"Kafka{n}") for n in range(1, 301)
+    )
+    (loa.root / MEMDIR / "facts.yaml").write_text(facts)
+    assert loa("index").exit_code == 0
+    env = {**os.environ, "LOA_MEMORY_SERVER": "off"}
+    rebuild = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from loa_memory.cli import run_command\n"
+            "for _ in range(6):\n    assert run_command(['index', '--rebuild']) == 0\n",
+        ],
+        cwd=loa.root,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    failures = []
+    try:
+        while rebuild.poll() is None:
+            done = subprocess.run(
+                [sys.executable, "-m", "loa_memory", "search", "kafka audit", "--mode", "hybrid"],
+                cwd=loa.root,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            if done.returncode not in (0, 1):
+                failures.append(done.stderr[-1500:])
+    finally:
+        rebuild.wait(timeout=300)
+    assert rebuild.returncode == 0, rebuild.stderr.read() if rebuild.stderr else ""
+    assert failures == []
+
+
+def test_a_hook_on_a_cold_grimoire_embeds_within_its_budget(loa: Cli) -> None:
+    """`recall --hook-input` embeds at most DEFERRED_EAGER_SECONDS of the embedder's work before answering: the
+    entries and the corrections' trigger texts together (measured as vectors stored, not as time)."""
+    from loa_memory.search.embed import Sidecar, minilm
+    from loa_memory.search.retriever import DEFERRED_EAGER_SECONDS
+
+    if not minilm.is_available():
+        pytest.skip("needs the MiniLM model package")
+    config = loa.root / ".loa.config.yaml"
+    config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    embedder: minilm\n", 1))
+    budget = int(DEFERRED_EAGER_SECONDS * minilm.MiniLMEmbedder.entries_per_second)
+    corrections = "".join(
+        f"- id: MEM-20260101-{n:03d}\n  category: correction\n  summary: Never touch service {n} on Fridays\n"
+        f"  content: Service {n} must not be deployed on a Friday.\n  confidence: 0.9\n"
+        f"  source: {{session_id: s1, timestamp: '2026-01-01T00:00:00Z'}}\n  ttl: permanent\n"
+        f"  trigger: deploying service {n} on a Friday\n  lesson: Wait until Monday to deploy service {n}.\n"
+        for n in range(1, budget + 30)
+    )
+    (loa.root / MEMDIR / "corrections.yaml").write_text(corrections)
+    assert loa("lint").exit_code == 0, loa("lint").output
+    done = loa("recall", "--hook-input", input=json.dumps({"prompt": "deploy service 7 on Friday"}))
+    assert done.exit_code == 0, done.output
+    stored = len(Sidecar(loa.root / ".loa" / "embeddings", minilm.MiniLMEmbedder()))
+    assert stored <= budget + 1, stored  # the query itself is not stored; the cue texts were capped
