@@ -54,6 +54,9 @@ def parse_hook_input(text: str) -> HookInput:
     except json.JSONDecodeError as exc:
         raise UsageError(f"the hook input is not JSON: {exc.msg}", path="<stdin>", line=exc.lineno, col=exc.colno,
                          hint=f"expected {EXPECTED}") from None
+    except RecursionError:
+        raise UsageError("the hook input is JSON nested too deeply", path="<stdin>", hint=f"expected {EXPECTED}") \
+            from None
     if not isinstance(data, dict):
         raise UsageError("the hook input is not a JSON object", path="<stdin>", hint=f"expected {EXPECTED}")
 

@@ -392,3 +392,21 @@ def test_a_hook_on_a_cold_grimoire_embeds_within_its_budget(loa: Cli) -> None:
     assert done.exit_code == 0, done.output
     stored = len(Sidecar(loa.root / ".loa" / "embeddings", minilm.MiniLMEmbedder()))
     assert stored <= budget + 1, stored  # the query itself is not stored; the cue texts were capped
+
+
+@pytest.mark.parametrize("where", ["from-json", "hook", "transcript"])
+def test_json_nested_thousands_deep_is_a_clear_error_not_a_crash(loa: Cli, tmp_path: Path, where: str) -> None:
+    deep = '{"category": "fact", "content": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    if where == "from-json":
+        (tmp_path / "entry.json").write_text(deep)
+        done = loa("add", "--from-json", str(tmp_path / "entry.json"))
+        assert done.exit_code == 2 and "nested too deeply" in done.stderr, done.output
+    elif where == "hook":
+        done = loa("recall", "--hook-input", input=deep)
+        assert done.exit_code == 2 and "nested too deeply" in done.stderr, done.output
+    else:
+        transcript = tmp_path / "t.jsonl"
+        transcript.write_text(deep + "\n")
+        done = loa("capture", "--transcript", str(transcript), "--dry-run")
+        assert done.exit_code in (0, 1), done.output
+    assert "Traceback" not in done.output and "unexpected" not in done.output
