@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loa_memory.errors import GrimoireError, UsageError
+from loa_memory.errors import GrimoireError
 from loa_memory.store import atomic, yamlio
 from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
@@ -279,14 +279,14 @@ def with_endings_of(original: bytes, text: str) -> str:
 
 
 def _confine(config: Config, path: Path) -> None:
-    """A memory file is written only inside its world's grimoire, symlinks followed (``store/confine.py``)."""
+    """A memory file is written only inside its world's grimoire, anything else only inside the repository, symlinks
+    followed (``store/confine.py``)."""
     for world in config.worlds:
         memdir = config.memory_dir(world.name)
         if path.is_relative_to(memdir):
             confined(path, memdir, config.root)
             return
-    raise UsageError(f"{path} is not inside a grimoire: loa-memory will not write it",
-                     hint="check the category paths in .loa.config.yaml")
+    confined(path, config.root, config.root, "file")  # a file beside the memory (a graduated lint-rule stub)
 
 
 def item_id(item_text: str) -> str | None:
