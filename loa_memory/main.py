@@ -17,10 +17,17 @@ import os
 import sys
 from pathlib import Path
 
-from loa_memory.server.protocol import ANSWER_SECONDS, ask, enabled, idle_seconds, one_blas_thread, spawn
-
-SERVED = frozenset({"search", "recall", "why", "show", "list"})
-_GLOBAL_VALUE_OPTIONS = frozenset({"--root", "--format"})
+from loa_memory.server.protocol import (
+    ANSWER_SECONDS,
+    MAX_STDIN_CHARS,
+    SERVED,
+    ask,
+    command_line,
+    enabled,
+    idle_seconds,
+    one_blas_thread,
+    spawn,
+)
 
 
 def main() -> None:
@@ -32,9 +39,12 @@ def main() -> None:
     stdin: str | None = None
     if command in SERVED and enabled() and root is not None:
         if "--hook-input" in argv and sys.stdin is not None and not sys.stdin.isatty():
-            stdin = sys.stdin.read()
-        answer = ask(root, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin},
-                     timeout=ANSWER_SECONDS)
+            stdin = sys.stdin.read(MAX_STDIN_CHARS + 1)  # more than that: run here, where the command says so
+        answer = None
+        if stdin is None or len(stdin) <= MAX_STDIN_CHARS:
+            answer = ask(root, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin,
+                                "tty": {"stdout": _isatty(sys.stdout), "stderr": _isatty(sys.stderr)}},
+                         timeout=ANSWER_SECONDS)
         if answer is not None and "code" in answer:
             sys.stdout.write(answer["stdout"])
             sys.stderr.write(answer["stderr"])
@@ -46,6 +56,11 @@ def main() -> None:
     if command in SERVED and root is not None and code in (0, 1) and enabled():
         spawn(root, idle_seconds())
     sys.exit(code)
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False
 
 
 def run_here(argv: list[str], stdin: str | None = None) -> int:
@@ -86,22 +101,10 @@ def nothing_to_do(argv: list[str]) -> bool:
 
 
 def parse(argv: list[str]) -> tuple[str | None, Path | None]:
-    """The command word and the repository root (None when there is none: the command will say so)."""
-    root_option: str | None = None
-    position = 0
-    while position < len(argv) and argv[position].startswith("-"):
-        word = argv[position]
-        name, _, value = word.partition("=")
-        if name not in _GLOBAL_VALUE_OPTIONS:
-            return None, None  # --help, --version, a mistake: run here
-        if not value:
-            position += 1
-            value = argv[position] if position < len(argv) else ""
-        if name == "--root":
-            root_option = value
-        position += 1
-    command = argv[position] if position < len(argv) else None
-    if command not in SERVED or {"-h", "--help"} & set(argv):  # help is laid out for this terminal
+    """The command word and the repository root (None when there is none, or when the command line is not one a
+    server runs: the command will say so)."""
+    command, root_option, served = command_line(argv)
+    if not served:
         return command, None
     from loa_memory.errors import LoaError
     from loa_memory.rootdir import find_root

@@ -42,6 +42,11 @@ class HookInput:
         return self.transcript_path
 
 
+# what a hook reads of its standard input: a prompt, a tool call with a file's new text; beyond it the hook answers
+# nothing rather than spend seconds on it (an agent waits for every hook)
+MAX_HOOK_INPUT_CHARS = 2_000_000
+
+
 def parse_hook_input(text: str) -> HookInput:
     """Read a hook's stdin; empty input is an empty ``HookInput``, anything but a JSON object a ``UsageError``."""
     try:
@@ -49,6 +54,9 @@ def parse_hook_input(text: str) -> HookInput:
     except json.JSONDecodeError as exc:
         raise UsageError(f"the hook input is not JSON: {exc.msg}", path="<stdin>", line=exc.lineno, col=exc.colno,
                          hint=f"expected {EXPECTED}") from None
+    except RecursionError:
+        raise UsageError("the hook input is JSON nested too deeply", path="<stdin>", hint=f"expected {EXPECTED}") \
+            from None
     if not isinstance(data, dict):
         raise UsageError("the hook input is not a JSON object", path="<stdin>", hint=f"expected {EXPECTED}")
 

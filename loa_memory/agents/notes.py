@@ -20,6 +20,7 @@ from loa_memory.errors import NotFound, UsageError
 from loa_memory.model import Category
 from loa_memory.store import yamlio
 from loa_memory.store.config import Config
+from loa_memory.store.confine import is_inside
 from loa_memory.write.add import summarise
 
 NOTE_CATEGORY = "note"
@@ -109,18 +110,13 @@ def resolve(space: NoteSpace, rel: str) -> Path:
     """The file or folder ``rel`` names, checked to stay inside the notes folder (symlinks included)."""
     posix = check_rel(rel)
     path = space.root.joinpath(*posix.parts)
-    memdir = os.path.realpath(space.config.memory_dir(space.world))
-    real_root = os.path.realpath(space.root)
-    if not _inside(real_root, memdir):
+    memdir = space.config.memory_dir(space.world)
+    if not is_inside(space.root, memdir) or not is_inside(memdir, space.config.root):
         raise UsageError(f"{space.repo_rel(space.root)} leads out of the grimoire (a symlink)",
                          hint="notes must live inside the grimoire's folder")
-    if not (os.path.realpath(path) == real_root or _inside(os.path.realpath(path), real_root)):
+    if not is_inside(path, space.root):
         raise UsageError(f"{rel!r} leads out of the notes folder (a symlink)")
     return path
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def split_note(text: str) -> tuple[str | None, str]:
@@ -153,7 +149,7 @@ def _walk(folder: Path, rel: PurePosixPath, depth: int, real_root: str, out: lis
     if depth < 1 or not folder.is_dir():
         return
     for child in sorted(folder.iterdir(), key=lambda p: p.name):
-        if child.name.startswith(".") or not _inside(os.path.realpath(child), real_root):
+        if child.name.startswith(".") or os.path.realpath(child) == real_root or not is_inside(child, real_root):
             continue
         child_rel = (rel / child.name).as_posix()
         if child.is_dir():

@@ -19,7 +19,7 @@ from typing import Any
 from loa_memory.model import Entry, Finding, headline
 from loa_memory.render.problems import problem_records
 from loa_memory.search.retriever import Retriever
-from loa_memory.search.search import Hit, SearchOptions, run
+from loa_memory.search.search import Hit, SearchOptions, check_query, run
 from loa_memory.search.strategy import TaskType, actions, detect_task_type, same_action
 from loa_memory.store.config import Config
 from loa_memory.store.env import env_session_id
@@ -185,6 +185,7 @@ def _cue_text(entry: Entry) -> str:
 def recall(config: Config, options: RecallOptions, *, grimoire: Grimoire | None = None,
            now: datetime | None = None) -> Recall:
     """Assemble what an agent should know before ``options.task``."""
+    check_query(options.task, "the task")
     moment = now or now_utc()
     grimoire = grimoire or load_grimoire(config, options.worlds or None)
     retriever = Retriever(config, grimoire)

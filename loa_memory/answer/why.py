@@ -23,7 +23,7 @@ from loa_memory.answer.threads import Thread, threads_of
 from loa_memory.errors import UsageError
 from loa_memory.model import Entry, headline
 from loa_memory.render.problems import problem_records
-from loa_memory.search.search import SearchOptions, search
+from loa_memory.search.search import SearchOptions, check_query, search
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
 
@@ -75,6 +75,7 @@ def why(config: Config, target: str, *, worlds: Sequence[str] = (), k: int | Non
 
     ``k`` caps the results (question mode default: ``retrieval.max_per_query``; path mode: all).
     """
+    check_query(target, "the target")
     if not target.strip():
         raise UsageError("nothing to explain", hint='loa-memory why PATH[:LINE]  or  loa-memory why "a question"')
     grimoire = grimoire or load_grimoire(config, worlds or None)

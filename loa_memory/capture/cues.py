@@ -83,7 +83,7 @@ _EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|dont|do not|never)\s+(?P<x>[^,;—
 _REASON = re.compile(r"\b(?:because|since|as it|as they|so that)\s+(?P<why>.+?)[.!]?$", _I)
 _ALTERNATIVE = re.compile(r"\b(?:instead of|rather than|over)\s+(?P<alt>.+?)(?=\s+(?:because|since|as it|as they|"
                           r"so that)\b|[,;.!]|$)", _I)
-_CHOICE_END = re.compile(r"\s+(?:because|since|as it|as they|so that|instead of|rather than|over)\b|[,;]", _I)
+_CHOICE_END = re.compile(r"(?<!\s)\s+(?:because|since|as it|as they|so that|instead of|rather than|over)\b|[,;]", _I)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -101,7 +101,7 @@ def _read_jsonl(path: Path, text: str, raw: bytes) -> Transcript:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # a line nested too deeply is as unreadable as a broken one
             unreadable += 1
             continue
         if not isinstance(record, dict):
@@ -179,7 +179,7 @@ def _record_calls(record: dict[str, Any], number: int) -> list[ToolCall]:
         if isinstance(arguments, str):
             try:
                 arguments = json.loads(arguments)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 arguments = {"arguments": arguments}
         if name:
             calls.append(ToolCall(name, arguments if isinstance(arguments, dict) else {}, number,

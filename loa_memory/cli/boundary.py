@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
-import tempfile
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +15,7 @@ import click
 
 from loa_memory.cli.invocation import resolve
 from loa_memory.errors import GrimoireError, LoaError, UsageError
+from loa_memory.privatedir import user_state_dir, write_private_file
 
 
 class Internal(LoaError):
@@ -54,11 +55,14 @@ def _report(error: LoaError, as_json: bool) -> None:
             click.echo(f"  {problem.where}: {problem.message}", err=True)
 
 
-def _crash_log(exc: BaseException) -> Path:
-    directory = Path(tempfile.gettempdir())
-    path = directory / f"loa-memory-crash-{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}.log"
-    path.write_text("".join(traceback.format_exception(exc)), "utf-8")
-    return path
+def _crash_log(exc: BaseException) -> Path | str:
+    """The crash report, in this user's private folder (``privatedir``: 0700, the file 0600, no symlink followed)."""
+    name = f"crash-{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}-{secrets.token_hex(3)}.log"
+    try:
+        return write_private_file(user_state_dir() / "crashes", name,
+                                  "".join(traceback.format_exception(exc)).encode("utf-8", "replace"))
+    except OSError as error:
+        return f"(not saved: {error.strerror or error})"
 
 
 def run(command: click.Command, argv: list[str] | None = None) -> int:

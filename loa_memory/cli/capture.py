@@ -49,9 +49,13 @@ def capture(state: State, /, revs: tuple[str, ...], since: str | None, transcrip
         return
     session = None
     if hook_input:
-        from loa_memory.agents.hook_input import parse_hook_input
+        from loa_memory.agents.hook_input import MAX_HOOK_INPUT_CHARS, parse_hook_input
 
-        hook = parse_hook_input(sys.stdin.read())
+        raw = sys.stdin.read(MAX_HOOK_INPUT_CHARS + 1)
+        if len(raw) > MAX_HOOK_INPUT_CHARS:
+            raise UsageError(f"the hook input is over {MAX_HOOK_INPUT_CHARS:,} characters", path="<stdin>",
+                             hint="a hook's input names the transcript's path; it does not carry the transcript")
+        hook = parse_hook_input(raw)
         session = hook.session_id
         transcripts = (*transcripts, hook.transcript())
     if not (revs or since or transcripts):

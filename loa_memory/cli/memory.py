@@ -92,6 +92,9 @@ def _read_json(handle: IO[str]) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise UsageError(f"not valid JSON: {exc.msg}", path=str(name), line=exc.lineno, col=exc.colno,
                          hint="pass one JSON object with at least category and content") from None
+    except RecursionError:  # arrays or objects nested thousands deep: the decoder gives up
+        raise UsageError("the JSON is nested too deeply", path=str(name), line=1,
+                         hint="pass one flat JSON object with at least category and content") from None
     if not isinstance(data, dict):
         raise UsageError("the JSON must be one object (an entry)", path=str(name), line=1)
     return data

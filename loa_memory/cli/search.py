@@ -128,14 +128,25 @@ def recall(state: State, /, task: str | None, budget: int | None, task_type: str
 
     session = None
     if hook_input:
-        from loa_memory.agents.hook_input import parse_hook_input
+        from loa_memory.agents.hook_input import MAX_HOOK_INPUT_CHARS, parse_hook_input
         from loa_memory.agents.tool_call import is_tool_call
+        from loa_memory.search.search import MAX_QUERY_CHARS
 
-        hook = parse_hook_input(sys.stdin.read())
+        raw = sys.stdin.read(MAX_HOOK_INPUT_CHARS + 1)
+        if len(raw) > MAX_HOOK_INPUT_CHARS:  # a hook must not fail (exit 2 blocks the agent): say so, recall nothing
+            click.echo(f"loa-memory: the hook input is over {MAX_HOOK_INPUT_CHARS:,} characters; nothing recalled",
+                       err=True)
+            return
+        hook = parse_hook_input(raw)
         if is_tool_call(hook):
             _tool_call_cues(state, hook)
             return
-        task, session = task or hook.prompt, hook.session_id
+        prompt = hook.prompt
+        if prompt and len(prompt) > MAX_QUERY_CHARS:
+            click.echo(f"loa-memory: the prompt is {len(prompt):,} characters; recalled for its first "
+                       f"{MAX_QUERY_CHARS:,}", err=True)
+            prompt = prompt[:MAX_QUERY_CHARS]
+        task, session = task or prompt, hook.session_id
         if not task:
             return  # an empty prompt: nothing to recall, and a hook must not fail on it
     if not task or not task.strip():

@@ -75,6 +75,9 @@ def read_recall_log(config: Config) -> tuple[list[dict[str, Any]], list[str]]:
         except json.JSONDecodeError as exc:
             warnings.append(f"{shown}:{number}: not valid JSON ({exc.msg}), skipped")
             continue
+        except RecursionError:
+            warnings.append(f"{shown}:{number}: JSON nested too deeply, skipped")
+            continue
         problem = _problem(record)
         if problem:
             warnings.append(f"{shown}:{number}: {problem}, skipped")

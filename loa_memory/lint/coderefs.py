@@ -30,7 +30,7 @@ from loa_memory.store.config import Config
 
 _BACKTICK = re.compile(r"`([^`\n]{2,160})`")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|#)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$")
-_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+_CAMEL = re.compile(r"[a-z][A-Z]|(?<![A-Z])[A-Z]{2,}[a-z]")  # a run is tried from its start only: linear
 _LINES = re.compile(r":[0-9]+(?:-[0-9]+)?$")
 _EXTENSIONS = frozenset(
     "py pyi js mjs cjs ts tsx jsx go rs rb java kt kts scala c h cc cpp hpp cs php sql yaml yml json toml md rst "

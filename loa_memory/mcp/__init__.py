@@ -30,14 +30,16 @@ def _sdk_missing(exc: ImportError) -> ConfigError:
 def serve(root: Path, world: str | None = None) -> None:
     """Serve the memory of the repository at ``root`` over stdio until the client disconnects."""
     try:
-        from loa_memory.mcp.server import build_server
+        from loa_memory.mcp.server import build_server, run_stdio
     except ImportError as exc:
         if exc.name and (exc.name == "mcp" or exc.name.startswith("mcp.") or exc.name == "pydantic"):
             raise _sdk_missing(exc) from None
         raise
     from loa_memory.server.protocol import one_blas_thread
     from loa_memory.store.cache import memo
+    from loa_memory.write.add import session_id
 
     one_blas_thread()  # query-time work only
     memo.enable()  # a long-lived process: reuse what was loaded while its files are unchanged
-    build_server(root, world).run("stdio")
+    session_id()  # one generated session for the whole process: tools run in copies of this context
+    run_stdio(build_server(root, world))

@@ -114,3 +114,39 @@ def build_server(root: Path, world: str | None = None) -> MCPServer:
     server.prompt(name="recall")(memory.recall_prompt)
     server.prompt(name="session_start")(memory.session_prompt)
     return server
+
+
+def run_stdio(server: MCPServer) -> None:
+    """Serve over stdio until the client disconnects, answering a line that is not JSON with JSON-RPC's parse error
+    (-32700) and a JSON value that is not a JSON-RPC message with invalid request (-32600), as the spec asks; the
+    SDK's own stdio loop drops both without a word, and a client then waits for an answer that never comes."""
+    import anyio
+
+    anyio.run(_serve_stdio, server)
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+    from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def relay() -> None:
+            async with send:
+                async for item in read_stream:
+                    if not isinstance(item, Exception):
+                        await send.send(item)
+                        continue
+                    errors: list[dict[str, object]] = getattr(item, "errors", list)()
+                    unparsed = any(e.get("type") == "json_invalid" for e in errors) or not errors
+                    code, message = (PARSE_ERROR, "Parse error") if unparsed else (INVALID_REQUEST, "Invalid Request")
+                    await write_stream.send(SessionMessage(JSONRPCError(
+                        jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))))
+
+        lowlevel = server._lowlevel_server
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay)
+            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())

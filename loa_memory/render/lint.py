@@ -110,4 +110,5 @@ def rules_text(data: dict[str, Any]) -> str:
 
 def fixes_text(fixes: Sequence[Any]) -> str:
     """One line per repair ``lint --fix`` made."""
-    return "\n".join(f"fixed {f.path}:{f.line}: [{f.rule}] {f.entry_id}: {f.action}" for f in fixes)
+    return "\n".join(f"{'skipped' if f.action.startswith('not fixed') else 'fixed'} {f.path}:{f.line}: [{f.rule}] "
+                     f"{f.entry_id}: {f.action}" for f in fixes)

@@ -11,6 +11,7 @@ unpacked, the int8 model not built yet) is not waited for either: the answer is 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -31,20 +32,21 @@ DEFERRED_EAGER_SECONDS = 5.0
 _TEXT_HASHES = "text-hashes-1"  # bump when embedding_text changes
 
 
-_deferred = False
+# per command, not per process: the warm server runs each command in a fresh context (server/warm.py), so a
+# hook's budget never leaks into the next command it serves
+_deferred: contextvars.ContextVar[bool] = contextvars.ContextVar("loa_memory_deferred_embedding", default=False)
 
 
 @contextlib.contextmanager
 def deferred_embedding() -> Iterator[None]:
     """Within it, commands embed before answering only what takes up to DEFERRED_EAGER_SECONDS and leave the
-    rest to the warm server, which embeds between requests: for the server itself, and for agent hooks (a
-    hook must answer within the agent's time limit; the client starts a server after it)."""
-    global _deferred
-    saved, _deferred = _deferred, True
+    rest to the warm server, which embeds between requests: for agent hooks (a hook must answer within the
+    agent's time limit; the client starts a server after it), in their own process or served alike."""
+    token = _deferred.set(True)
     try:
         yield
     finally:
-        _deferred = saved
+        _deferred.reset(token)
 
 
 def eager_limit(embedder: Embedder, seconds: float) -> int:
@@ -98,7 +100,16 @@ class Retriever:
             return []
         if not keys:
             return []  # nothing to compare with: the model is not even loaded
-        scores = sidecar.scores(self.vectors([text])[0])[rows]
+        query = self.vectors([text])[0]
+        every = sidecar.scores(query)
+        if len(rows) and int(rows.max()) >= len(every):  # the vectors changed since the rows were read (another
+            keys, rows, position, missing = self._view(hash_of)  # process rebuilding them): read them again
+            every = sidecar.scores(query)
+            if not keys or (len(rows) and int(rows.max()) >= len(every)):
+                self.warnings.append("the vectors changed while searching (`loa-memory index --rebuild` in another "
+                                     "process?); found by words only this time")
+                return []
+        scores = every[rows]
         top = top_k(scores, limit or len(keys))
         nearest = [(keys[i], float(scores[i])) for i in top]
         chosen = set(top.tolist())
@@ -132,7 +143,7 @@ class Retriever:
             self.embedded_now += sidecar.ensure(left, progress=self.progress)
             return
         seconds = self.config.retrieval.eager_embed_seconds
-        if _deferred:
+        if _deferred.get():
             seconds = min(seconds, DEFERRED_EAGER_SECONDS)
         if self._deadline is None:  # one budget for the whole command, in wall-clock time (the machine may be busy)
             self._deadline = time.monotonic() + seconds

@@ -27,6 +27,18 @@ from loa_memory.store.times import now_utc
 if TYPE_CHECKING:
     pass
 
+# what a query (search, recall's task, a why question) may hold: far more than anyone types, far less than
+# what would make one query cost seconds (every word is a term in every field)
+MAX_QUERY_CHARS = 20_000
+
+
+def check_query(text: str, what: str = "the query") -> str:
+    """``text``, or a ``UsageError`` when it is longer than ``MAX_QUERY_CHARS``."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise UsageError(f"{what} is {len(text):,} characters long; at most {MAX_QUERY_CHARS:,} are accepted",
+                         hint="shorten it to the words that matter (a title, the error line, the file)")
+    return text
+
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,7 @@ def run(retriever: Retriever, options: SearchOptions, *, weights: Weights | None
         now: datetime | None = None) -> SearchResult:
     """``search`` on an already open retriever (recall reuses it for its cue checks)."""
     started = time.perf_counter()
+    check_query(options.query)
     if not options.query.strip():
         raise UsageError("the query is empty", hint='e.g. loa-memory search "why postgres"')
     config = retriever.config

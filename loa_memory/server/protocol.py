@@ -3,21 +3,60 @@
 The client side (``loa_memory.main``) asks with ``ask``; the server (``server/warm.py``) listens on ``socket_path``
 in a folder only its user may enter, and answers requests whose ``stamp`` (``code_stamp``) matches its own.
 ``spawn`` starts a server in the background. Nothing here imports more than the standard library.
+
+The folder is opened once and used through its descriptor (``privatedir``): a name looked up twice could be a
+different folder the second time (another local user swapping a symlink under ``/tmp``). Both sides check who
+is at the other end of the socket (``peer_uid``): a server answers only its own user, a client listens only
+to a server of its own user. Only ``SERVED`` command lines go to a server, and a server runs no other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
+import struct
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from loa_memory.privatedir import NotPrivate, fd_path, open_private_dir
 
 _OFF = frozenset({"0", "off", "false", "no"})
 IDLE_SECONDS = 900.0
 CI_IDLE_SECONDS = 120.0
 ANSWER_SECONDS = 300.0  # a server that takes longer is stuck: the command then runs here
+RECEIVE_SECONDS = 5.0  # a request not received whole within this is dropped (a slow or stalled sender)
+MAX_REQUEST_BYTES = 16 << 20  # argv, environment and standard input together
+MAX_STDIN_CHARS = 2_000_000  # what a client reads of standard input to hand over (``recall --hook-input``)
+
+# the read commands a server answers; everything else (writes above all) runs in the client's own process
+SERVED = frozenset({"search", "recall", "why", "show", "list"})
+_GLOBAL_VALUE_OPTIONS = frozenset({"--root", "--format"})
+_NOT_SERVED_OPTIONS = frozenset({"-h", "--help", "--track"})  # help is laid out for a terminal; --track writes
+
+
+def command_line(argv: list[str]) -> tuple[str | None, str | None, bool]:
+    """The command word, the ``--root`` value, and whether a server may run this command line."""
+    root_option: str | None = None
+    position = 0
+    while position < len(argv) and argv[position].startswith("-"):
+        word = argv[position]
+        name, _, value = word.partition("=")
+        if name not in _GLOBAL_VALUE_OPTIONS:
+            return None, None, False  # --help, --version, a mistake: run here
+        if not value:
+            position += 1
+            value = argv[position] if position < len(argv) else ""
+        if name == "--root":
+            root_option = value
+        position += 1
+    command = argv[position] if position < len(argv) else None
+    served = command in SERVED and not any(word.partition("=")[0] in _NOT_SERVED_OPTIONS for word in argv)
+    return command, root_option, served
 
 
 def one_blas_thread() -> None:
@@ -48,12 +87,35 @@ def socket_path(root: Path) -> Path:
 
 
 def private(folder: Path) -> bool:
-    """``folder`` exists, belongs to this user and nobody else may enter it."""
+    """``folder`` exists, belongs to this user, nobody else may enter it and it is not a symlink."""
     try:
-        st = folder.stat()
+        os.close(open_private_dir(folder, create=False))
     except OSError:
         return False
-    return st.st_uid == os.getuid() and st.st_mode & 0o077 == 0
+    return True
+
+
+@contextlib.contextmanager
+def socket_folder(root: Path, *, create: bool) -> Iterator[tuple[int, str]]:
+    """The server's folder, opened once and checked on the descriptor, and the socket's address through it
+    (``/proc/self/fd/N/<name>.sock``: no lookup of the folder's name again). ``NotPrivate`` or ``OSError``
+    when the folder is missing (and not ``create``), someone else's, open to others or a symlink."""
+    path = socket_path(root)
+    fd = open_private_dir(path.parent, create=create)
+    try:
+        yield fd, f"{fd_path(fd)}/{path.name}"
+    finally:
+        os.close(fd)
+
+
+def peer_uid(conn: socket.socket) -> int | None:
+    """The user id of the process at the other end of a Unix socket (None where the system does not say)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    size = struct.calcsize("3i")
+    _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, size))
+    return int(uid)
 
 
 def code_stamp() -> str:
@@ -75,29 +137,42 @@ def ask(root: Path, request: dict[str, Any], *, timeout: float | None = None) ->
     """The server's answer to ``request``, or None when no server answers (or it declined)."""
     if not hasattr(socket, "AF_UNIX"):
         return None
-    path = socket_path(root)
-    if not path.exists() or not private(path.parent):
-        return None
     request = {**request, "stamp": code_stamp()} if "op" not in request else request
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(2.0)
-            conn.connect(str(path))
+            with socket_folder(root, create=False) as (_fd, address):
+                conn.connect(address)
+            if peer_uid(conn) not in (None, os.getuid()):
+                return None  # a server of another user: never tell it anything
             conn.settimeout(timeout)
             conn.sendall(json.dumps(request).encode("utf-8") + b"\n")
             conn.shutdown(socket.SHUT_WR)
-            answer = json.loads(receive(conn) or b"null")
+            answer = json.loads(receive(conn, limit=None) or b"null")
     except (OSError, ValueError):
         return None
     return answer if isinstance(answer, dict) and "decline" not in answer else None
 
 
-def receive(conn: socket.socket) -> bytes:
-    """Everything the peer sends until it closes its side."""
-    chunks = []
-    while chunk := conn.recv(1 << 16):
+def receive(conn: socket.socket, *, limit: int | None = MAX_REQUEST_BYTES, seconds: float | None = None) -> bytes:
+    """Everything the peer sends until it closes its side; ``ValueError`` past ``limit`` bytes, ``TimeoutError``
+    when it has not all come within ``seconds`` (all of it: a sender that trickles a byte at a time is cut off)."""
+    chunks: list[bytes] = []
+    size = 0
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while True:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request did not arrive in time")
+            conn.settimeout(left)
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise ValueError(f"the request is over {limit} bytes")
         chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def spawn(root: Path, idle: float = IDLE_SECONDS) -> None:
@@ -106,8 +181,11 @@ def spawn(root: Path, idle: float = IDLE_SECONDS) -> None:
     import subprocess
 
     folder = socket_path(root).parent
-    if folder.exists() and not private(folder):
-        return  # the server would refuse it too
+    if folder.exists() or folder.is_symlink():
+        try:
+            os.close(open_private_dir(folder, create=False))
+        except (NotPrivate, OSError):
+            return  # the server would refuse it too
     with contextlib.suppress(OSError):  # no server: every command still works, only slower
         subprocess.Popen([sys.executable, "-m", "loa_memory", "--root", str(root), "server", "start",
                           "--foreground", "--idle", str(idle)], cwd=root, stdin=subprocess.DEVNULL,

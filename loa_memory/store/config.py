@@ -16,6 +16,7 @@ from loa_memory.rootdir import find_root as find_root
 from loa_memory.store import schema as schema_mod
 from loa_memory.store import yamlio
 from loa_memory.store.cache import memo
+from loa_memory.store.confine import check_local_dir
 from loa_memory.store.ids import IdStyle
 from loa_memory.store.settings import (
     AutoCapture,
@@ -112,7 +113,7 @@ class Config:
 
     @property
     def local_dir(self) -> Path:
-        return self.root / LOCAL_DIR
+        return check_local_dir(self.root / LOCAL_DIR)  # never a symlink: its derived data would land elsewhere
 
     def memory_dir(self, world: str | None = None) -> Path:
         return self.root / self.world(world).storage_dir
@@ -180,10 +181,14 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     return base
 
 
-def _safe_rel(value: str, what: str, path: Path) -> str:
-    posix = PurePosixPath(value)
-    if posix.is_absolute() or ".." in posix.parts:
-        raise ConfigError(f"{what} {value!r} must be a relative path inside the repository", path=path.name)
+def _safe_rel(value: object, what: str, path: Path) -> str:
+    text = str(value)
+    posix = PurePosixPath(text.replace("\\", "/"))
+    if not text.strip() or posix.is_absolute() or ".." in posix.parts or posix.as_posix() == "." or "\0" in text:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        raise ConfigError(f"{what} {shown!r} must be a relative path inside the repository, below its "
+                          "folder (no '..', not absolute, not empty)", path=path.name,
+                          hint="e.g. grimoires/loa/memory for storage_dir, facts.yaml or procedures for a category")
     return posix.as_posix()
 
 
@@ -207,19 +212,24 @@ def _build(root: Path, path: Path | None, settings: dict[str, Any], section: Map
     dirs = [w.storage_dir for w in worlds]
     if len(set(dirs)) != len(dirs):
         raise ConfigError("two worlds share one storage_dir", path=where.name)
+    lifecycle = settings.get("lifecycle")
+    if isinstance(lifecycle, Mapping) and "archive_dir" in lifecycle:
+        _safe_rel(lifecycle["archive_dir"], "lifecycle.archive_dir", where)
     categories = {c.name: c for c in DEFAULT_CATEGORIES}
     for name, spec in (settings.get("categories") or {}).items():
         spec = dict(spec or {})
         if name in categories:
             base = categories[name]
-            categories[name] = Category(name, spec.get("path", base.path), spec.get("kind", base.kind),
+            path_rel = _safe_rel(spec["path"], f"category {name!r}: path", where) if "path" in spec else base.path
+            categories[name] = Category(name, path_rel, spec.get("kind", base.kind),
                                         spec.get("ttl", base.ttl), spec.get("min_confidence", base.min_confidence),
                                         spec.get("layer", base.layer), spec.get("operator_only", base.operator_only),
                                         spec.get("append_only", base.append_only))
         else:
             if "path" not in spec:
                 raise ConfigError(f"category {name!r} needs a `path` (e.g. {name}s.yaml)", path=where.name)
-            categories[name] = Category(name, _safe_rel(spec["path"], "path", where), spec.get("kind", "list"),
+            categories[name] = Category(name, _safe_rel(spec["path"], f"category {name!r}: path", where),
+                                        spec.get("kind", "list"),
                                         spec.get("ttl", "permanent"), spec.get("min_confidence", 0.0),
                                         spec.get("layer", "semantic"), spec.get("operator_only", False),
                                         spec.get("append_only", False))

@@ -16,6 +16,7 @@ from loa_memory.errors import GrimoireError
 from loa_memory.store import atomic, yamlio
 from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
+from loa_memory.store.confine import confined
 from loa_memory.store.layout import is_entry_file
 from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 
@@ -61,9 +62,10 @@ class FileText:
         return self.raw[-64:].rstrip().endswith(b"[]")
 
     def appended_bytes(self) -> bytes:
-        """What an append-only edit adds to the end of the file (a newline first if the file lacks one)."""
+        """What an append-only edit adds to the end of the file (a newline first if the file lacks one), with the
+        file's own line endings."""
         prefix = "\n" if self.raw and not self.raw.endswith(b"\n") else ""
-        return (prefix + "".join(item for item, _ in self.appended)).encode("utf-8")
+        return with_endings_of(self.raw, prefix + "".join(item for item, _ in self.appended)).encode("utf-8")
 
     @property
     def segments(self) -> list[_Segment]:
@@ -149,6 +151,7 @@ class Changeset:
         return path.relative_to(self.config.root).as_posix()
 
     def _guard(self, path: Path) -> None:
+        _confine(self.config, path)
         rel = self._rel(path)
         if rel in self.grimoire.broken:
             found = [p for p in self.grimoire.problems if p.path == rel]
@@ -234,7 +237,8 @@ class Changeset:
                 atomic.append_atomic(only_path, only.appended_bytes())  # no decode, no re-encode of a big file
                 self._refresh_appended(only_path, only)
                 return [only_path]
-        files = self.staged()
+        files = {path: text if text is None else with_endings_of(self._original(path), text)
+                 for path, text in self.staged().items()}
         changed = []
         for path, text in files.items():
             ft = self._lists.get(path)
@@ -248,6 +252,15 @@ class Changeset:
             atomic.write_many(changed, self.config.local_dir)
             self._refresh_caches(dict(changed))
         return [path for path, _ in changed]
+
+    def _original(self, path: Path) -> bytes:
+        ft = self._lists.get(path)
+        if ft is not None:
+            return ft.raw
+        try:
+            return path.read_bytes()
+        except OSError:
+            return b""
 
     def _refresh_appended(self, path: Path, ft: FileText) -> None:
         files = {mf.path: mf for mf in self.grimoire.files}
@@ -266,6 +279,26 @@ class Changeset:
             appended = ft.appended if ft is not None and ft._segments is None and \
                 all(data is not None for _, data in ft.appended) else None
             refresh_cache(self.config, mf, text, known, appended)
+
+
+def with_endings_of(original: bytes, text: str) -> str:
+    """``text`` with CRLF line endings when ``original`` has only CRLF ones (a file written on Windows), so an
+    edit never leaves a file with mixed endings; otherwise ``text`` as it is."""
+    crlf = original.count(b"\r\n")
+    if not crlf or crlf != original.count(b"\n"):
+        return text
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def _confine(config: Config, path: Path) -> None:
+    """A memory file is written only inside its world's grimoire, anything else only inside the repository, symlinks
+    followed (``store/confine.py``)."""
+    for world in config.worlds:
+        memdir = config.memory_dir(world.name)
+        if path.is_relative_to(memdir):
+            confined(path, memdir, config.root)
+            return
+    confined(path, config.root, config.root, "file")  # a file beside the memory (a graduated lint-rule stub)
 
 
 def item_id(item_text: str) -> str | None:

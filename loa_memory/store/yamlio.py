@@ -24,8 +24,57 @@ _LOADER_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SHARED_LENGTH = 40
 
 
+# Bounds on what a few hundred bytes of YAML may cost: an alias repeats a whole anchored value, so nine
+# anchors of nine aliases each stand for 9**9 values (an "alias bomb": harmless to the loader, which shares
+# them, fatal to whatever walks or prints the data); and the C composer recurses once per nesting level.
+MAX_ALIAS_VALUES = 10_000  # values that aliases may stand for in one document, all aliases together
+MAX_DEPTH = 500  # nesting levels of flow collections or compact block sequences
+
+
 class _Loader(_LOADER_BASE):  # type: ignore[misc]
-    """Safe loader with YAML 1.2 core-schema scalars and duplicate-key detection."""
+    """Safe loader with YAML 1.2 core-schema scalars, duplicate-key detection and bounded alias expansion."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        self._aliased = 0
+        self._sizes: dict[int, int] = {}
+        return super().construct_document(node)
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node in self.constructed_objects:  # the node of an anchor, met again through an alias
+            self._aliased = getattr(self, "_aliased", 0) + _values_in(node, self.__dict__.setdefault("_sizes", {}))
+            if self._aliased > MAX_ALIAS_VALUES:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the aliases of this anchor (and earlier ones) stand for more than "
+                    f"{MAX_ALIAS_VALUES:,} values: anchors and aliases this large are refused in memory files",
+                    node.start_mark)
+        return super().construct_object(node, deep)
+
+
+def _values_in(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """How many values ``node`` holds once every alias in it is expanded (remembered per node)."""
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    open_: set[int] = set()
+    while stack:
+        current, done = stack.pop()
+        if id(current) in sizes:
+            continue
+        children = _children(current)
+        if done:
+            open_.discard(id(current))
+            sizes[id(current)] = 1 + sum(sizes.get(id(child), 1) for child in children)
+            continue
+        open_.add(id(current))
+        stack.append((current, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes and id(child) not in open_)
+    return sizes[id(node)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 _Loader.yaml_implicit_resolvers = {}
@@ -81,6 +130,24 @@ class YamlSyntaxError(LoaError):
 CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)", re.MULTILINE)
 
 
+_NESTING = re.compile(r"[\[\]{}]")
+_COMPACT_DEPTH = re.compile(rf"(?:[-?][ \t]+){{{MAX_DEPTH}}}")
+
+
+def nesting_too_deep(text: str) -> int | None:
+    """The 0-based offset where ``text`` nests deeper than ``MAX_DEPTH`` (the C parser would recurse that deep and
+    may exhaust its stack), else None. Brackets inside quotes count too: an over-estimate no memory reaches."""
+    if len(text) < MAX_DEPTH:
+        return None
+    depth = 0
+    for match in _NESTING.finditer(text):
+        depth = depth + 1 if match.group() in "[{" else max(depth - 1, 0)
+        if depth > MAX_DEPTH:
+            return match.start()
+    compact = _COMPACT_DEPTH.search(text)
+    return compact.start() if compact else None
+
+
 def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
     """Parse YAML text safely; errors carry ``path:line:col`` shifted by ``line_offset``. Text that does not
     parse because it holds git's conflict markers is reported as the merge conflict it is."""
@@ -99,8 +166,17 @@ def load_text(text: str, *, path: str = "<text>", line_offset: int = 0) -> Any:
 
 
 def _load_text(text: str, path: str, line_offset: int) -> Any:
+    deep = nesting_too_deep(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep)
+        raise YamlSyntaxError(f"nested more than {MAX_DEPTH} levels deep: refused", path=path,
+                              line=line + 1 + line_offset, col=deep - (text.rfind("\n", 0, deep) + 1) + 1,
+                              hint="memory files hold flat records; flatten this value")
     try:
         return yaml.load(text, Loader=_Loader)
+    except RecursionError:
+        raise YamlSyntaxError(f"nested too deeply (more than {MAX_DEPTH} levels): refused", path=path,
+                              line=line_offset + 1, col=1, hint="memory files hold flat records; flatten it") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 + line_offset) if mark else line_offset + 1
@@ -115,7 +191,9 @@ def _load_text(text: str, path: str, line_offset: int) -> Any:
 
 
 def compose_text(text: str) -> yaml.Node | None:
-    """The node tree of ``text`` (with marks), for locating fields by path."""
+    """The node tree of ``text`` (with marks), for locating fields by path (None when it nests too deeply)."""
+    if nesting_too_deep(text) is not None:
+        return None
     return yaml.compose(text, Loader=_Loader)
 
 

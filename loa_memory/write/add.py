@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import dataclasses
 import os
 import re
@@ -32,12 +33,21 @@ FIELD_ORDER = ("id", "category", "summary", "content", "confidence", "source", "
                "severity", "alternatives", "rationale",
                "error", "resolution", "context", "evidence", "attempted", "failure_reason", "led_to", "links",
                "related_memories", "artifacts")
-_GENERATED_SESSION = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
+# one generated session per command run (a process, or one command of a long-lived process run in a context of
+# its own, as the warm server does), never shared by two runs through a module global
+_generated_session: contextvars.ContextVar[str] = contextvars.ContextVar("loa_memory_generated_session")
 
 
 def session_id() -> str:
-    """The current session: ``LOA_SESSION_ID``, else ``CLAUDE_SESSION_ID``, else one per process."""
-    return env_session_id() or _GENERATED_SESSION
+    """The current session: ``LOA_SESSION_ID``, else ``CLAUDE_SESSION_ID``, else one per process (per context)."""
+    found = env_session_id()
+    if found:
+        return found
+    generated = _generated_session.get(None)
+    if generated is None:
+        generated = f"s-{datetime.now(UTC):%Y%m%d}-{_random.token_hex(4)}"
+        _generated_session.set(generated)
+    return generated
 
 
 def default_source(agent: str | None = None, phase: str | None = None,

@@ -39,9 +39,15 @@ def fix_grimoire(config: Config, options: LintOptions, moment: datetime | None =
         located = {(e.path, e.id): e for e in [*grimoire.invalid, *grimoire.entries]}
         expired: list[Entry] = []
         collisions: list[Entry] = []
+        unsafe = _unrepairable(grimoire)
         for finding in result.findings:
             entry = located.get((finding.path, finding.entry_id or ""))
             if not finding.fixable or entry is None:
+                continue
+            if finding.path in unsafe:  # a file with errors no fix repairs is never rewritten, not even in part
+                fixes.append(Fix(finding.rule, finding.path, finding.line, finding.entry_id,
+                                 f"not fixed: {finding.path}:{unsafe[finding.path]} has an error --fix cannot "
+                                 "repair (YAML that does not parse, or an item that is not an entry); fix it first"))
                 continue
             if finding.rule in ("duplicate-id", "id-collision"):
                 collisions.extend(e for e in [*grimoire.invalid, *grimoire.entries]
@@ -65,6 +71,17 @@ def fix_grimoire(config: Config, options: LintOptions, moment: datetime | None =
     remaining = run_lint(config, options)
     record_run(config, "lint-fix", {"fixes": len(fixes), "remaining": len(remaining.findings)}, moment)
     return fixes, remaining
+
+
+def _unrepairable(grimoire: Grimoire) -> dict[str, int]:
+    """The files (with the line of the first such error) that hold YAML that does not parse or an item that is
+    not an entry: ``lint --fix`` leaves them byte for byte as they are."""
+    found = {rel: next((p.line for p in grimoire.problems if p.path == rel), 1) for rel in sorted(grimoire.broken)}
+    for rel, items in grimoire.items.items():
+        bad = next((line for _hash, line, data, _problems in items if not isinstance(data, dict)), None)
+        if bad is not None and rel not in found:
+            found[rel] = bad + 1
+    return found
 
 
 def _update_for(finding: Finding, entry: Entry) -> dict[str, object] | None:

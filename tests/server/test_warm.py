@@ -33,9 +33,13 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def served(loa: Cli, runtime: Path) -> Iterator[Cli]:
-    """A grimoire with a few memories and its server running."""
+@pytest.fixture(params=["models", "no-models"])
+def served(request: pytest.FixtureRequest, loa: Cli, runtime: Path) -> Iterator[Cli]:
+    """A grimoire with a few memories and its server running: with the embedding model selected as users get it
+    (the first installed), and with none (the `hashing` fallback, what a user without the model packages gets)."""
+    if request.param == "no-models":
+        config = loa.root / ".loa.config.yaml"
+        config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    embedder: hashing\n", 1))
     for text, summary in (("Use PostgreSQL for the main store", "PostgreSQL main store"),
                           ("Retry the payment queue three times before alerting", "Payment queue retries")):
         assert loa("add", "decision", text, "--summary", summary).exit_code == 0
@@ -63,15 +67,29 @@ def status(root: Path) -> dict[str, object]:
 
 
 def test_served_output_is_what_the_command_prints_in_its_own_process(served: Cli) -> None:
-    for args in (["search", "postgres", "--format", "json"], ["search", "payment retries"],
-                 ["recall", "add a retry to the payment queue", "--format", "json"], ["list"],
-                 ["show", "MEM-19990101-001"], ["search", ""], ["search", "x", "--mode", "nonsense"]):
+    hook = json.dumps({"prompt": "change the payment queue retries", "session_id": "s1"})
+    shown = served.json("list")["entries"][0]["id"]
+    for args, stdin in ((["search", "postgres", "--format", "json"], None), (["search", "payment retries"], None),
+                        (["recall", "add a retry to the payment queue", "--format", "json"], None),
+                        (["recall", "add a retry to the payment queue"], None),
+                        (["recall", "--hook-input", "--format", "json"], hook), (["recall", "--hook-input"], hook),
+                        (["why", "why postgres"], None), (["why", "src/missing.py", "--format", "json"], None),
+                        (["list"], None), (["list", "--format", "json"], None), (["show", shown], None),
+                        (["show", shown, "--format", "json"], None), (["show", "MEM-19990101-001"], None),
+                        (["search", ""], None), (["search", "x", "--mode", "nonsense"], None),
+                        (["search", "y" * 20_001], None)):
         before = status(served.root)["requests"]
-        warm = run(served.root, *args)
+        warm = run(served.root, *args, stdin=stdin)
         assert status(served.root)["requests"] == before + 1, args  # answered by the server
-        cold = run(served.root, *args, LOA_MEMORY_SERVER="off")
-        if args[0] == "recall":  # economics carry a timestamp
+        cold = run(served.root, *args, stdin=stdin, LOA_MEMORY_SERVER="off")
+        if args[0] == "recall" and "json" in args:  # economics carry a timestamp and an id
             assert json.loads(warm.stdout).keys() == json.loads(cold.stdout).keys()
+            same = ("corrections", "preferences", "index", "entries", "contradictions", "warnings", "problems")
+            assert [json.loads(warm.stdout)[k] for k in same] == [json.loads(cold.stdout)[k] for k in same], args
+        elif args[0] == "recall":
+            assert (warm.returncode, warm.stderr) == (cold.returncode, cold.stderr), args
+            assert [line for line in warm.stdout.splitlines() if not line.startswith(("_recall ", "_tokens"))] \
+                == [line for line in cold.stdout.splitlines() if not line.startswith(("_recall ", "_tokens"))]
         else:
             assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr), args
 

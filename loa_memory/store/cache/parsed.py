@@ -20,7 +20,8 @@ from loa_memory.store.config import Config
 from loa_memory.store.lock import ensure_local_dir
 from loa_memory.store.parse import CachedItem, MemoryFile, failed_to_parse, item_hash, parse_file_text, parse_items
 
-CACHE_VERSION = 6  # 6: schema messages quote a long rejected value by its start and length only
+CACHE_VERSION = 7  # 6: schema messages quote a long rejected value by its start and length only; 7: aliases
+# bounded and deep nesting refused (store/yamlio.py): files cached as valid under older rules are read again
 _CACHE_TAG = f"{CACHE_VERSION}-{sys.version_info[0]}.{sys.version_info[1]}"
 
 

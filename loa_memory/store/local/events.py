@@ -37,7 +37,7 @@ def read_events(local_dir: Path, *, lock: bool = True) -> list[dict[str, Any]]:
     for line in raw.decode("utf-8", errors="replace").split("\n")[:-1]:
         try:
             event = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(event, dict) and isinstance(event.get("event_id"), str):
             events.append(event)
