@@ -1,3 +1,3 @@
 """loa-memory: a git-native, schema-validated memory for software projects and their agents."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
