@@ -6,8 +6,13 @@ with queries of five kinds: lookup, paraphrase (no shared content words), why, t
 Queries run in-process through the same `search` function as the CLI, with `history=True` (superseded
 entries present), like `loa-memory search --history --format json`.
 
-Run: python benchmarks/retrieval_quality.py [--data DIR] [--queries FILE ...]
-     → prints the table and writes benchmarks/reports/retrieval-quality.md
+Modes: lexical, semantic, hybrid (our search), and fts5-porter, fts5-unicode61 (plain SQLite FTS5 over the same
+fields, default bm25: the baseline the lexical mode must match; see benchmarks/fts5_baseline.py).
+
+Run: python benchmarks/retrieval_quality.py [--data DIR] [--queries FILE ...] [--modes MODE ...]
+     → prints the table and writes benchmarks/reports/retrieval-quality.md (or --report PATH)
+e.g. python benchmarks/retrieval_quality.py --modes lexical fts5-porter fts5-unicode61 \
+         --queries benchmarks/data/retrieval/queries.jsonl --no-report
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # rank with every vector: embed what is missing before answering, not in a background process
 os.environ.setdefault("LOA_MEMORY_BACKGROUND", "inline")
 
+from benchmarks import fts5_baseline
 from loa_memory.repo.init import init_repo
 from loa_memory.search.search import SearchOptions, search
 from loa_memory.store import load_config, yamlio
@@ -37,6 +43,7 @@ from loa_memory.write.add import markdown_text
 
 DATA = Path(__file__).parent / "data" / "retrieval"
 MODES = ("lexical", "semantic", "hybrid")
+BASELINES = tuple(fts5_baseline.TOKENIZERS)  # plain SQLite FTS5 over the same fields, for comparison
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -70,12 +77,16 @@ def evaluate(root: Path, queries: list[dict[str, Any]], mode: str) -> dict[str, 
     order_ok = order_total = order_unseen = 0
     pairs = inverted = 0  # replaced entries shown, and those whose successor is not shown above them
     misses = []
+    baseline = fts5_baseline.build(grimoire.entries, fts5_baseline.TOKENIZERS[mode]) if mode in BASELINES else None
     started = time.perf_counter()
     for query in queries:
-        result = search(config, SearchOptions(query["query"], k=10, history=True, mode=mode))  # type: ignore[arg-type]
-        ids = [hit.entry.id for hit in result.hits]
-        for n, hit in enumerate(result.hits):
-            successor = grimoire.superseder(hit.entry)
+        if baseline is not None:
+            ids = baseline(query["query"], 10)
+        else:
+            result = search(config, SearchOptions(query["query"], k=10, history=True, mode=mode))  # type: ignore[arg-type]
+            ids = [hit.entry.id for hit in result.hits]
+        for n, memory_id in enumerate(ids):
+            successor = grimoire.superseder(grimoire.by_id[memory_id])
             if successor is not None:
                 pairs += 1
                 inverted += successor.id not in ids[:n]
@@ -110,6 +121,8 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the seeded repository (and its vectors) here and reuse it on the next run")
     parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
+    parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "retrieval-quality.md",
+                        help="where to write the report (default: benchmarks/reports/retrieval-quality.md)")
     args = parser.parse_args()
     memories = load_jsonl(args.data / "memories.jsonl")
     query_files = args.queries or sorted(args.data.glob("queries*.jsonl"))
@@ -119,7 +132,10 @@ def main() -> None:
         root = base / "repo"
         if not (root / ".loa.config.yaml").exists():
             seed(root, memories)
-        search(load_config(root), SearchOptions("warm up", k=1))  # build index and vectors once
+        if set(args.modes) - set(BASELINES):
+            search(load_config(root), SearchOptions("warm up", k=1,  # build index (and vectors) once
+                                                    mode="lexical" if set(args.modes) <= {"lexical", *BASELINES}
+                                                    else None))
         results = {mode: evaluate(root, queries, mode) for mode in args.modes}
     finally:
         if args.workdir is None:
@@ -155,9 +171,8 @@ def main() -> None:
             for miss in results[mode]["misses"]:
                 print(mode, *miss)
     if not args.no_report:
-        out = Path(__file__).parent / "reports" / "retrieval-quality.md"
-        out.parent.mkdir(exist_ok=True)
-        out.write_text(report)
+        args.report.parent.mkdir(exist_ok=True)
+        args.report.write_text(report)
 
 
 if __name__ == "__main__":

@@ -200,9 +200,16 @@ class Entry:
         return str(value) if value else None
 
     @property
+    def replaces(self) -> list[str]:
+        """The ids this entry supersedes: ``supersedes: MEM-a`` (Loa's form) or a consolidation,
+        ``supersedes: [MEM-a, MEM-b]``."""
+        return replaced_ids(self.data.get("supersedes"))
+
+    @property
     def supersedes(self) -> str | None:
-        value = self.data.get("supersedes")
-        return str(value) if value else None
+        """The first id of ``replaces`` (code that handles consolidations uses ``replaces``)."""
+        replaced = self.replaces
+        return replaced[0] if replaced else None
 
     @property
     def superseded_by(self) -> str | None:
@@ -249,3 +256,10 @@ def headline(entry: Entry) -> str:
         return entry.summary
     first = entry.content.strip().split("\n", 1)[0]
     return first if len(first) <= 100 else first[:97] + "..."
+
+
+def replaced_ids(value: Any) -> list[str]:
+    """A ``supersedes`` value as a list of ids: one id, a list of ids, or nothing."""
+    if isinstance(value, list):
+        return list(dict.fromkeys(str(v).strip() for v in value if v and str(v).strip()))
+    return [str(value).strip()] if value and str(value).strip() else []

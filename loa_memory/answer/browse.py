@@ -54,14 +54,21 @@ def list_record(grimoire: Grimoire, entries: Sequence[Entry]) -> dict[str, Any]:
 
 
 def chain(grimoire: Grimoire, entry: Entry) -> tuple[list[Entry], list[Entry]]:
-    """The entries ``entry`` replaced (newest first) and those that replaced it (oldest first)."""
+    """The entries ``entry`` replaced (newest first: those it names in ``supersedes``, in their order, then
+    those they replaced) and those that replaced it (oldest first)."""
     older: list[Entry] = []
     seen = {entry.id}
-    current = entry
-    while current.supersedes and current.supersedes in grimoire.by_id and current.supersedes not in seen:
-        current = grimoire.by_id[current.supersedes]
-        seen.add(current.id)
-        older.append(current)
+    walk = [entry]
+    while walk:
+        nxt_walk: list[Entry] = []
+        for current in walk:
+            for old_id in current.replaces:
+                old = grimoire.by_id.get(old_id)
+                if old is not None and old.id not in seen:
+                    seen.add(old.id)
+                    older.append(old)
+                    nxt_walk.append(old)
+        walk = nxt_walk
     newer: list[Entry] = []
     current = entry
     while (nxt := grimoire.superseder(current)) is not None and nxt.id not in seen:

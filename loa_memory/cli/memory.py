@@ -171,24 +171,28 @@ def add(state: State, /, category: str | None, content: str | None, world: str |
 @click.command()
 @click.argument("old_id")
 @click.argument("content", required=False)
+@click.option("--also", "also", multiple=True, metavar="ID",
+              help="Another memory the new entry replaces (repeatable; OLD_ID may also list ids with commas).")
 @click.option("--category", help="Category of the new entry (default: the old entry's).")
 @_entry_options
 @format_option()
 @pass_state
-def supersede(state: State, /, old_id: str, content: str | None, category: str | None, fmt: str | None,
-              **opts: Any) -> None:
+def supersede(state: State, /, old_id: str, content: str | None, also: tuple[str, ...], category: str | None,
+              fmt: str | None, **opts: Any) -> None:
     """Replace memory OLD_ID with a new entry holding CONTENT; both are linked.
 
     The old entry stays in place for audit, marked `superseded_by`; search and recall show the new one.
+    One decision can replace several (a consolidation): `supersede MEM-a,MEM-b "..."` or
+    `supersede MEM-a --also MEM-b "..."` writes `supersedes: [MEM-a, MEM-b]` and marks each old entry.
     """
     from loa_memory.render.entries import written_text
-    from loa_memory.write.add import supersede_entry, written_record
+    from loa_memory.write.add import split_ids, supersede_entry, written_record
 
     config = state.config()
     fields = _fields(content, opts)
     if category:
         fields["category"] = category
-    written, _old = supersede_entry(config, old_id, fields)
+    written, _old = supersede_entry(config, split_ids([old_id, *also]), fields)
     data = written_record(written)
     emit(state, fmt, data, written_text)
     note_unblocking(data["problems"])

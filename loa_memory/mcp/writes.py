@@ -81,8 +81,9 @@ class WriteTools(Backend):
 
     def supersede(
         self,
-        old_id: Annotated[str, Field(description="The id of the memory being replaced (it stays, marked "
-                                                 "superseded_by, for audit).")],
+        old_id: Annotated[str | list[str], Field(description="The id of the memory being replaced (it stays, "
+                                                             "marked superseded_by, for audit), or a list of ids "
+                                                             "when one new entry consolidates several.")],
         content: Content,
         category: Annotated[str | None, Field(description="Category of the new entry (default: the old "
                                                           "entry's).")] = None,
@@ -104,7 +105,8 @@ class WriteTools(Backend):
         agent: Agent = None,
         phase: Phase = None,
     ) -> CallToolResult:
-        """Replace a memory with a new entry; both are linked (supersedes / superseded_by) in one transaction.
+        """Replace a memory (or several: a list of ids) with a new entry; they are linked (supersedes /
+        superseded_by) in one transaction.
 
         Memories are immutable in meaning: change one by superseding it. Search and recall then show the new one.
         """

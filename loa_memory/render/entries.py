@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from loa_memory.model import replaced_ids
+
 _STATUS_MARK = {"active": "", "superseded": " [superseded]", "expired": " [expired]", "archived": " [archived]"}
 
 
@@ -66,7 +68,8 @@ def show_text(rec: dict[str, Any]) -> str:
 def written_text(data: dict[str, Any]) -> str:
     lines = [f"{data['action']} {data['id']} ({data['category']}) at {data['path']}:{data['line']}"]
     if data.get("supersedes"):
-        lines.append(f"  supersedes {data['supersedes']} (now marked superseded_by {data['id']})")
+        replaced = ", ".join(replaced_ids(data["supersedes"]))
+        lines.append(f"  supersedes {replaced} (now marked superseded_by {data['id']})")
     return "\n".join(lines)
 
 

@@ -22,6 +22,10 @@ BM25_SHARE = 0.2  # hybrid: extra for the strongest BM25 score among the query's
 # hybrid: the lexical term fades in as the best coverage among the first 50 hits goes from 0.3 to 0.5
 # (the first 50, not all: a search's pool of hits grows with k, and the top k must not depend on k)
 GATE_FROM, GATE_TO, GATE_HITS = 0.3, 0.5, 50
+# lexical alone (mode lexical, or no vectors yet): BM25F × (0.3 + 0.7 × coverage). BM25F sums each word's weight,
+# so one rare word repeated in a long entry can outrank an entry holding most of the query; plain FTS5 scored
+# better on task queries for that reason (benchmarks/reports/lexical.md)
+LEXICAL_COVERAGE_FLOOR = 0.3
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,12 @@ def lexical_term(coverage: float, bm25: float, best_coverage: float) -> float:
     return gate * coverage * coverage * (COVERAGE_BASE + BM25_SHARE * bm25)
 
 
+def lexical_only(bm25: float, coverage: float) -> float:
+    """An entry's score when words are all there is: its BM25F (over the best), weighed by the share of the
+    query's (idf-weighted) words it holds: ``bm25 × (0.3 + 0.7 × coverage)``."""
+    return bm25 * (LEXICAL_COVERAGE_FLOOR + (1.0 - LEXICAL_COVERAGE_FLOOR) * coverage)
+
+
 def fuse(lexical: Sequence[tuple[str, float, float]], semantic: Sequence[tuple[str, float]],
          weights: Weights) -> list[Fused]:
     """Combine lexical hits (key, BM25, coverage) with semantic ones (key, cosine), each best first.
@@ -70,7 +80,8 @@ def fuse(lexical: Sequence[tuple[str, float, float]], semantic: Sequence[tuple[s
     words an entry contains: a paraphrase shares few words with its target, so stray word matches add
     little, while an entry holding every query word is lifted clearly. Measured on
     benchmarks/data/retrieval (see docs/retrieval.md): it loses 2 of 50 paraphrases that the cosine
-    alone finds and beats both retrievers on task queries. With one retriever, its own score is used.
+    alone finds and beats both retrievers on task queries. With semantic results alone, the cosine is used;
+    with lexical ones alone, ``lexical_only``.
     """
     lex = {key: (rank, score, cov) for rank, (key, score, cov) in enumerate(lexical, 1)}
     sem = {key: (rank, score) for rank, (key, score) in enumerate(semantic, 1)}
@@ -84,7 +95,7 @@ def fuse(lexical: Sequence[tuple[str, float, float]], semantic: Sequence[tuple[s
         sem_rank, cosine = sem.get(key, (None, None))
         bm25 = (lex_score or 0.0) / top
         if not use_sem:
-            score = use_lex * bm25
+            score = use_lex * lexical_only(bm25, coverage or 0.0)
         else:
             lexical_part = lexical_term(coverage or 0.0, bm25, best_coverage)
             score = use_sem * max(cosine or 0.0, 0.0) + use_lex * lexical_part

@@ -201,7 +201,10 @@ def _current(grimoire: Grimoire, entry: Entry) -> Entry | None:
 
 
 def _successors_first(grimoire: Grimoire, ranked: list[Hit], now: datetime) -> list[Hit]:
-    """With history shown, a replaced entry never ranks above the entry that replaced it."""
+    """With history shown, a replaced entry never ranks above the entry that replaced it (nor above any later
+    entry of its chain; a consolidation, ``supersedes: [MEM-a, MEM-b]``, ranks above each entry it replaced).
+    A successor that did not match is shown just above the replaced entry; when a replaced entry outscores its
+    successor, the two swap scores."""
     position = {h.entry.id: n for n, h in enumerate(ranked)}
     result = list(ranked)
     for hit in result:  # grows while we walk it: a whole chain gets pulled in
@@ -211,12 +214,12 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], now: datetime) -> l
         if successor.id not in position:
             if grimoire.key_of(successor) is None:
                 continue
-            result.append(Hit(successor, grimoire.status(successor, now), hit.score * 1.0001, hit.fused,
+            result.append(Hit(successor, grimoire.status(successor, now), _just_above(hit.score), hit.fused,
                               dict(hit.factors), [hit.entry.id]))
             position[successor.id] = len(result) - 1
     changed = True
     guard = 0
-    while changed and guard < 50:
+    while changed and guard < len(result) + 1:  # a chain of n entries settles in n passes
         changed = False
         guard += 1
         result.sort(key=lambda h: (-h.score, h.entry.id))
@@ -225,10 +228,15 @@ def _successors_first(grimoire: Grimoire, ranked: list[Hit], now: datetime) -> l
             successor = grimoire.superseder(hit.entry)
             if successor is not None and successor.id in order and order[successor.id] > order[hit.entry.id]:
                 better = result[order[successor.id]]
-                better.score, hit.score = max(better.score, hit.score) * 1.0001, min(better.score, hit.score)
+                better.score, hit.score = _just_above(max(better.score, hit.score)), min(better.score, hit.score)
                 changed = True
     result.sort(key=lambda h: (-h.score, h.entry.id))
     return result
+
+
+def _just_above(score: float) -> float:
+    """A score that sorts strictly above ``score`` (``score * 1.0001`` does not when it is 0)."""
+    return score * 1.0001 + 1e-9
 
 
 def max_per_query(config: Config, k: int | None = None) -> int:

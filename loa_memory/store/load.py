@@ -154,7 +154,8 @@ class Grimoire:
         return entry
 
     def superseder(self, entry: Entry) -> Entry | None:
-        """The entry that replaced ``entry``, from either side of the link."""
+        """The entry that replaced ``entry``, from either side of the link (one entry may replace several:
+        ``supersedes: [MEM-a, MEM-b]``; each of them has that one successor)."""
         if entry.superseded_by and entry.superseded_by in self.by_id:
             return self.by_id[entry.superseded_by]
         return self._replaced_by.get(entry.id)
@@ -162,7 +163,7 @@ class Grimoire:
     @property
     def _replaced_by(self) -> dict[str, Entry]:
         if self._replaced is None:
-            self._replaced = {e.supersedes: e for e in self.entries if e.supersedes}
+            self._replaced = {old: e for e in self.entries for old in e.replaces}
         return self._replaced
 
     def active_of(self, category: str, now: datetime) -> list[Entry]:

@@ -277,37 +277,60 @@ def add_entry(config: Config, fields: Mapping[str, Any], *, world: str | None = 
     return dataclasses.replace(written, problems=tuple(grimoire.problems))
 
 
-def supersede_entry(config: Config, old_id: str, fields: Mapping[str, Any], *,
+def supersede_entry(config: Config, old_id: str | Sequence[str], fields: Mapping[str, Any], *,
                     moment: datetime | None = None) -> tuple[Written, Entry]:
-    """Write a new entry that replaces ``old_id`` and link both ways, as one transaction."""
+    """Write a new entry that replaces ``old_id`` and link both ways, as one transaction.
+
+    ``old_id`` may be several ids (a list, or one string with commas): one decision that consolidates them.
+    The new entry then holds ``supersedes: [MEM-a, MEM-b]`` (one id stays the plain ``supersedes: MEM-a``
+    that Loa reads) and each old entry gets ``superseded_by``. Returns the write and the (first) old entry.
+    """
+    wanted = split_ids(old_id)
+    if not wanted:
+        raise UsageError("no id to supersede", hint="e.g. loa-memory supersede MEM-20260101-001 \"new text\"")
     with locked(config.local_dir):
         recover(config)
         grimoire = load_grimoire(config)  # as for add_entry: only the files written must parse
-        old = grimoire.get(old_id)
-        if old.id != old_id.strip():
-            old_id = old.id
-        status = grimoire.status(old)
-        if status == "superseded":
-            current = grimoire.superseder(old)
-            raise UsageError(f"{old.id} is already superseded" + (f" by {current.id}" if current else ""),
-                             hint=f"supersede the current entry instead: `loa-memory supersede {current.id} ...`"
-                             if current else "supersede the current entry instead")
-        if status == "archived":
-            raise UsageError(f"{old.id} is archived", hint="add a new entry instead of superseding an archived one")
+        olds: list[Entry] = []
+        for memory_id in wanted:
+            old = grimoire.get(memory_id)
+            if any(o.id == old.id for o in olds):
+                raise UsageError(f"{old.id} is named twice", hint="name each entry to replace once")
+            _check_replaceable(grimoire, old)
+            olds.append(old)
+        first = olds[0]
         merged = dict(fields)
-        merged.setdefault("category", old.category)
-        if "tags" not in merged and old.tags:
-            merged["tags"] = old.tags
-        if "thread" not in merged and old.data.get("thread"):
-            merged["thread"] = old.data["thread"]
-        merged["supersedes"] = old.id
+        merged.setdefault("category", first.category)
+        if "tags" not in merged and any(o.tags for o in olds):
+            merged["tags"] = list(dict.fromkeys(t for o in olds for t in o.tags))
+        if "thread" not in merged and first.data.get("thread"):
+            merged["thread"] = first.data["thread"]
+        merged["supersedes"] = first.id if len(olds) == 1 else [o.id for o in olds]
         data = complete_entry(config, merged, grimoire.ids(), moment)
         check_references(grimoire, data)
         changes = Changeset(config, grimoire)
-        changes.patch(config.root / old.path, old.line, {"superseded_by": data["id"]})
-        written = stage_new(changes, data, old.world)
+        for old in olds:
+            changes.patch(config.root / old.path, old.line, {"superseded_by": data["id"]})
+        written = stage_new(changes, data, first.world)
         changes.commit()
-    return dataclasses.replace(written, problems=tuple(grimoire.problems)), old
+    return dataclasses.replace(written, problems=tuple(grimoire.problems)), first
+
+
+def split_ids(value: str | Sequence[str]) -> list[str]:
+    """Ids given as one string (commas or spaces between them) or as a list of such strings."""
+    parts = [value] if isinstance(value, str) else list(value)
+    return list(dict.fromkeys(i for part in parts for i in re.split(r"[,\s]+", str(part)) if i))
+
+
+def _check_replaceable(grimoire: Grimoire, old: Entry) -> None:
+    status = grimoire.status(old)
+    if status == "superseded":
+        current = grimoire.superseder(old)
+        raise UsageError(f"{old.id} is already superseded" + (f" by {current.id}" if current else ""),
+                         hint=f"supersede the current entry instead: `loa-memory supersede {current.id} ...`"
+                         if current else "supersede the current entry instead")
+    if status == "archived":
+        raise UsageError(f"{old.id} is archived", hint="add a new entry instead of superseding an archived one")
 
 
 @contextlib.contextmanager

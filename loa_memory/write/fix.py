@@ -121,7 +121,7 @@ def _renumber(config: Config, options: LintOptions, grimoire: Grimoire, changes:
     sides = _merge_sides(config)
 
     def referrers(target: Entry) -> list[Entry]:
-        partners = [e for e in everything if e.id == target.supersedes and e.superseded_by == target.id]
+        partners = [e for e in everything if e.id in target.replaces and e.superseded_by == target.id]
         if sides is None:
             return partners  # without merge history, only the unambiguous supersede partner follows
         side = next((texts for texts in sides if _holds(texts, target) and not all(_holds(t, target) for t in sides)),

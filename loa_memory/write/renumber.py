@@ -37,8 +37,11 @@ def rewrite_references(data: Mapping[str, Any], old: str, new: str) -> dict[str,
     """The fields of ``data`` that mention ``old``, with ``new`` instead."""
     updates: dict[str, Any] = {}
     for key in REFERENCE_FIELDS:
-        if data.get(key) == old:
+        value = data.get(key)
+        if value == old:
             updates[key] = new
+        elif isinstance(value, list) and old in value:  # a consolidation: supersedes: [MEM-a, MEM-b]
+            updates[key] = [new if v == old else v for v in value]
     for key in REFERENCE_LISTS:
         values = data.get(key)
         if isinstance(values, list) and old in values:

@@ -169,6 +169,17 @@ async def test_add_is_found_by_search_and_shown_and_superseded(session: ClientSe
 
 
 @pytest.mark.anyio
+async def test_supersede_takes_a_list_of_ids(session: ClientSession, served: Path) -> None:
+    first = await _call(session, "add", category="fact", content="The orders service retries webhooks 3 times")
+    second = await _call(session, "add", category="fact", content="The billing service retries webhooks 5 times")
+    merged = await _call(session, "supersede", old_id=[first["id"], second["id"]],
+                         content="Every service retries webhooks 5 times, then alerts")
+    assert merged["supersedes"] == [first["id"], second["id"]]
+    for old in (first, second):
+        assert (await _call(session, "show", memory_id=old["id"]))["status"] == "superseded"
+
+
+@pytest.mark.anyio
 async def test_sees_what_other_processes_wrote_meanwhile(session: ClientSession, served: Path) -> None:
     written = Cli(served).json("add", "learning", "The nightly job runs at 02:00 UTC and takes forty minutes",
                                "--summary", "Nightly job timing")

@@ -32,7 +32,14 @@ def test_an_entry_holding_every_query_word_is_still_lifted() -> None:
 
 def test_lexical_mode_ignores_the_gate() -> None:
     ranked = fuse([("a", 4.0, 0.1), ("b", 8.0, 0.1)], [], Weights())
-    assert [(f.key, f.score) for f in ranked] == [("b", 1.0), ("a", 0.5)]
+    assert [(f.key, f.score) for f in ranked] == [("b", pytest.approx(0.37)), ("a", pytest.approx(0.185))]
+
+
+def test_lexical_mode_weighs_bm25_by_coverage() -> None:
+    """Words alone: an entry holding most of the query beats one with a higher BM25 from one repeated word."""
+    ranked = fuse([("repeats-one-word", 10.0, 0.25), ("holds-the-query", 7.0, 0.9)], [], Weights())
+    assert [f.key for f in ranked] == ["holds-the-query", "repeats-one-word"]
+    assert ranked[0].score == pytest.approx(0.7 * (0.3 + 0.7 * 0.9))
 
 
 _hit = st.tuples(st.floats(0.1, 50.0), st.floats(0.0, 1.0))
