@@ -16,6 +16,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -76,11 +77,18 @@ class VectorCache:
         with self._connect(create=True) as db:
             if db is None:
                 return
-            with contextlib.suppress(sqlite3.Error), db:  # one transaction
-                db.executemany(
-                    "INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)",
-                    ((h, rows[i].tobytes()) for i, h in enumerate(hashes)),
-                )
+            for attempt in range(3):  # a writer that met a lock SQLite would not wait for tries again
+                try:
+                    with db:  # one transaction
+                        db.executemany(
+                            "INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)",
+                            ((h, rows[i].tobytes()) for i, h in enumerate(hashes)),
+                        )
+                    return
+                except sqlite3.OperationalError:
+                    time.sleep(0.05 * (attempt + 1))
+                except sqlite3.Error:
+                    return
 
     def __len__(self) -> int:
         count = 0
@@ -101,8 +109,7 @@ class VectorCache:
             db = sqlite3.connect(self.path, timeout=30.0)
             db.execute("PRAGMA busy_timeout = 30000")
             if create:
-                db.execute("PRAGMA journal_mode = WAL")
-                db.execute(_SCHEMA)
+                _set_up(db)
         except (sqlite3.Error, OSError):
             if db is not None:
                 db.close()
@@ -114,6 +121,21 @@ class VectorCache:
             pass
         finally:
             db.close()
+
+
+def _set_up(db: sqlite3.Connection, attempts: int = 50) -> None:
+    """WAL mode and the table. Switching to WAL needs the database to itself and SQLite does not wait for that
+    (the busy timeout does not apply), so writers that create the file at once retry here instead of each
+    giving up and dropping what it came to write."""
+    for attempt in range(attempts):
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute(_SCHEMA)
+            return
+        except sqlite3.OperationalError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (1 + attempt % 5))
 
 
 def open_cache(name: str, dim: int) -> VectorCache | None:
