@@ -106,6 +106,8 @@ def _record(root: Path, status: dict[str, Any] | None, *, stopped: bool = False)
                       idle_seconds=float(status["idle_seconds"]),
                       started_at=datetime.fromtimestamp(float(status["started_at"]), UTC).isoformat(
                           timespec="seconds").replace("+00:00", "Z"))
+        if status.get("rss_bytes") is not None:
+            record["rss_mb"] = round(int(status["rss_bytes"]) / 2**20, 1)
     if stopped:
         record["stopped"] = status is not None
     return record
@@ -118,5 +120,6 @@ def _text(record: dict[str, Any]) -> str:
         return f"no server was running for {record['root']}"
     if not record["running"]:
         return f"no server running for {record['root']}"
+    memory = f", {record['rss_mb']:g} MB resident" if "rss_mb" in record else ""
     return (f"server running for {record['root']}: pid {record['pid']}, since {record['started_at']}, "
-            f"{record['requests']} commands answered, exits after {record['idle_seconds']:g} s idle")
+            f"{record['requests']} commands answered{memory}, exits after {record['idle_seconds']:g} s idle")

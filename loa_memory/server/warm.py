@@ -33,6 +33,18 @@ from loa_memory.server import protocol
 from loa_memory.store.cache import memo
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory (VmRSS), where the system says it (Linux); else None."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def serve(root: Path, idle: float, run: Runner) -> bool:
     """Serve ``root`` until idle, stopped or outdated; False when another server already serves it. ``run`` runs one
     command line and returns its exit code (the CLI passes its own, so this package never imports the CLI)."""
@@ -205,7 +217,7 @@ def _loop(listener: socket.socket, root: Path, idle: float, run: Runner, unlink:
             return
         with conn:
             status = {"pid": os.getpid(), "root": str(root), "started_at": started, "requests": worker.submitted,
-                      "idle_seconds": idle, "socket": shown}
+                      "idle_seconds": idle, "socket": shown, "rss_bytes": resident_bytes()}
             if op == "status":
                 _send(conn, status)
             elif op == "stop":

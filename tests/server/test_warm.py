@@ -92,6 +92,7 @@ def test_served_output_is_what_the_command_prints_in_its_own_process(served: Cli
                 == [line for line in cold.stdout.splitlines() if not line.startswith(("_recall ", "_tokens"))]
         else:
             assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr), args
+    assert 10 < float(status(served.root)["rss_mb"]) < 4096  # `server status` says what the server holds
 
 
 def test_an_edit_is_seen_by_the_next_served_search(served: Cli) -> None:
