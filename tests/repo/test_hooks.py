@@ -209,7 +209,7 @@ def _tagged_clone(tmp_path: Path, *, install: bool) -> Path:
     (src / ".pre-commit-hooks.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     git(src, "add", ".pre-commit-hooks.yaml")
     git(src, "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "manifest under test")
-    git(src, "tag", "v0.2.0")
+    git(src, "tag", "-f", "v0.2.0")  # this clone's manifest under the release tag, which the clone may carry already
     return src
 
 
