@@ -18,10 +18,11 @@ from typing import Literal
 from loa_memory.answer.artifacts import PathTarget
 from loa_memory.model import Entry
 from loa_memory.store import git
+from loa_memory.store.ids import ID_PATTERN
 
 LOG_LIMIT = 20  # commits of `git log -- PATH` looked at when no line is given
 _TRAILER = re.compile(r"^[ \t]*(?:memory|memories|refs?)[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE)
-_MEM_ID = re.compile(r"MEM-[0-9]{8}-[0-9a-z]{3,}")
+_MEM_ID = re.compile(ID_PATTERN)
 
 
 @dataclass(frozen=True)

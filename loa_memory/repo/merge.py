@@ -21,7 +21,7 @@ from typing import Any
 from loa_memory.errors import LoaError
 from loa_memory.store import atomic, git, yamlio
 from loa_memory.store.config import load_config
-from loa_memory.store.ids import next_id
+from loa_memory.store.ids import ID_PATTERN, next_id
 from loa_memory.store.save import item_id
 from loa_memory.tuning.summary import is_summary_text, merge_summary_texts
 from loa_memory.write.renumber import rewrite_references
@@ -235,9 +235,8 @@ def _elsewhere(root: Path, name: str) -> Elsewhere | None:
     except LoaError:
         return None
     folders = [world.storage_dir for world in config.worlds]
-    pattern = "MEM-[0-9]{8}-[0-9a-z]{3,}"
-    ours = git.grep_matches(root, "HEAD", pattern, folders)
-    their = git.grep_matches(root, theirs, pattern, folders)
+    ours = git.grep_matches(root, "HEAD", ID_PATTERN, folders)
+    their = git.grep_matches(root, theirs, ID_PATTERN, folders)
     return Elsewhere(frozenset(m for _p, m in ours + their), frozenset(m for p, m in their if p != name))
 
 

@@ -21,6 +21,7 @@ from loa_memory.search import synonyms
 from loa_memory.store.atomic import write_atomic
 from loa_memory.store.cache import memo
 from loa_memory.store.config import Config
+from loa_memory.store.ids import ID_PATTERN
 from loa_memory.store.load import Grimoire, MemoryFile
 from loa_memory.store.lock import locked
 
@@ -30,7 +31,7 @@ FIELD_BOOSTS = {"summary": 3.0, "tags": 2.0, "cue": 2.0, "decision": 1.5, "conte
 TEXT_FIELDS = ("summary", "content", "tags", "cue", "decision", "extra")
 SYNONYM_BOOST = 0.5  # a synonym's BM25 weight, relative to the query's own word
 SYNONYM_CREDIT = 0.7  # how much of a query word's coverage a synonym earns
-_ID = re.compile(r"\bMEM-[0-9]{8}-[0-9a-z]{3,}\b", re.I)
+_ID = re.compile(rf"\b{ID_PATTERN}\b", re.I)
 # paths and file names in a query; a match starts only where a word starts (the look-behind), so a long run of
 # word characters is scanned once, not once per character (quadratic: a 100k-character token took 104 s)
 _PATHLIKE = re.compile(r"(?<![\w-])(?:[\w-]+(?:/[\w.-]+)+|[\w-]+\.[a-z]{1,5}\b)")

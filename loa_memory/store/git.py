@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from loa_memory.errors import GitError
+from loa_memory.store.ids import ID_PATTERN
 
 
 @functools.cache
@@ -275,7 +276,7 @@ def grep_words(root: Path, words: list[str], rev: str | None, exclude: list[str]
     return found
 
 
-_ADDED_ID = re.compile(r"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9a-z]{3,})", re.M)
+_ADDED_ID = re.compile(rf"^\+(?:-[ \t]+|[ \t]*)id:[ \t]*['\"]?({ID_PATTERN})", re.M)
 
 
 def first_commits(root: Path, folders: list[str], since: str | None = None) -> tuple[str, dict[str, str]] | None:

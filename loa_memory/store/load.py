@@ -24,7 +24,7 @@ from loa_memory.store import schema as schema_mod
 from loa_memory.store.cache import chunks, memo
 from loa_memory.store.cache.parsed import Loaded, load_file, load_folder
 from loa_memory.store.config import CONFIG_NAME, Config
-from loa_memory.store.ids import shown_id
+from loa_memory.store.ids import ID_PATTERN, shown_id
 from loa_memory.store.layout import entry_folder
 from loa_memory.store.lock import locked
 from loa_memory.store.parse import CachedItem, MemoryFile
@@ -214,7 +214,7 @@ def _scan_ids(path: Path) -> set[str]:
         text = path.read_text("utf-8", errors="replace")
     except OSError:
         return set()
-    return set(re.findall(r"MEM-[0-9]{8}-[0-9a-z]{3,}", text))
+    return set(re.findall(ID_PATTERN, text))
 
 
 def iter_memory_files(config: Config, worlds: Sequence[str] | None = None, *,

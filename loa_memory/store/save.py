@@ -17,10 +17,11 @@ from loa_memory.store import atomic, yamlio
 from loa_memory.store.cache.parsed import refresh_cache
 from loa_memory.store.config import Config
 from loa_memory.store.confine import confined
+from loa_memory.store.ids import ID_PATTERN
 from loa_memory.store.layout import is_entry_file
 from loa_memory.store.load import Grimoire, MemoryFile, iter_memory_files
 
-_ID_LINE = re.compile(r"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?(MEM-[0-9]{8}-[0-9a-z]{3,})", re.M)
+_ID_LINE = re.compile(rf"^(?:-[ \t]+|[ \t]+)id:[ \t]*['\"]?({ID_PATTERN})", re.M)
 
 
 @dataclass
