@@ -79,7 +79,7 @@ def main() -> None:
                 continue
             fired, output, took = _fired(root, row["hook"])
             seconds.append(took)
-            key = str(row.get("correction"))
+            key = str(row.get("correction", row.get("expect")))  # the third blind set names it ``expect``
             target = (ids.get(key) or f"refused:{key}") if row["type"] == "call" else None
             counts = tally[str(row["type"])]
             counts[0] += 1
@@ -87,7 +87,7 @@ def main() -> None:
             counts[2] += len([i for i in fired if i != target])
             names = [k for k, v in ids.items() if v in fired]
             decision = "ask" if '"ask"' in output else ("context" if output else "silent")
-            lines.append(f"{row['type']:9} {row['key']} want={row.get('correction', '-') if target else '-'} "
+            lines.append(f"{row['type']:9} {row['key']} want={key if target else '-'} "
                          f"fired={names} {decision} {took * 1000:.0f} ms")
     finally:
         if not args.keep:

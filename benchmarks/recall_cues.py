@@ -115,14 +115,21 @@ def seeded(root: Path, memories: list[dict[str, object]], rows: list[dict[str, o
             json.loads(refused_file.read_text()) if refused_file.exists() else [])
 
 
+def _task(row: dict[str, object], ids: dict[str, str]) -> tuple[str, str | None]:
+    """A task row's text and the id of the correction it should fire (None for a negative). Two shapes: ``text`` and
+    ``correction`` with type task/negative, or (the third blind set) ``task`` and ``expect``, null for a negative."""
+    text = str(row.get("text", row.get("task")))
+    key = row.get("correction", row.get("expect")) if row["type"] == "task" else None
+    return text, (ids.get(str(key), f"refused:{key}") if key else None)
+
+
 def _one_set(args: argparse.Namespace, memories: list[dict[str, object]]) -> None:
     """``--set``: one set's corrections among the retrieval memories, its tasks and negatives."""
     rows = load_jsonl(args.set)
     base = args.keep or Path(tempfile.mkdtemp(prefix="loa-bench-cues-"))
     try:
         ids, refused = seeded(base / "grimoire", memories, rows)
-        tasks = [(str(r["text"]), ids.get(str(r["correction"]), f"refused:{r['correction']}")
-                  if r["type"] == "task" else None) for r in rows if r["type"] in ("task", "negative")]
+        tasks = [_task(r, ids) for r in rows if r["type"] in ("task", "negative")]
         outcome = _measure(_shown(args.set), base / "grimoire", tasks)
     finally:
         if not args.keep:

@@ -1,6 +1,6 @@
 """Which corrections bear on an action an agent is about to take (a file edit or write, a shell command).
 
-Three signals, each a lift on one relevance per correction:
+Four signals per correction:
 
 - meaning: the cosine of a short rendering of the action (the classes found, in words; the agent's description;
   the files; the start of the change or the command) to the correction's best trigger, or to its whole text;
@@ -8,19 +8,22 @@ Three signals, each a lift on one relevance per correction:
   When both sides have classes and share none, the correction is out: a migration that adds a column is the
   same area as "drop a column" but not the guarded action;
 - paths: a file of the action matches the correction's ``applies_to`` globs (``PATH_LIFT``) or lies under one of
-  its ``artifacts`` (``ARTIFACT_LIFT``).
+  its ``artifacts`` (``ARTIFACT_LIFT``);
+- names (``words.py``): the identifiers the call shares with the correction, weighted by their rarity in the
+  grimoire.
 
-A cue fires, like recall's, when its relevance stands out from the action's cosine to a typical memory of the
-grimoire and is within ``ACTION_MARGIN`` of the best correction: no fixed cosine, so the rule carries over between
-embedders and grimoires. How far it must stand out depends on the evidence:
+Meaning (with its lifts) and names are each turned into deviations from the action's typical memory of the
+grimoire, and added (names at ``WORDS_WEIGHT``): no fixed cosine or score, so the rule carries over between
+embedders and grimoires. A cue fires when that sum reaches ``ACTION_STANDOUT`` with a shared action class or an
+``applies_to`` path, ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the best correction's. A
+correction never fires when:
 
-- a shared action class or an ``applies_to`` path: ``ACTION_STANDOUT`` deviations;
-- meaning alone: ``MEANING_STANDOUT`` deviations, and never for a correction whose trigger names an action class
-  the tool call does not perform: the classifier knows what that action looks like, and this call is not it (a
-  commit in the same repository as a force push is not a force push).
+- its trigger names an action class the call does not perform: the classifier knows what that action looks like,
+  and this call is not it (a commit in the same repository as a force push is not a force push);
+- the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``.
 
-Calibrated on benchmarks/data/action_cues and on benchmarks/data/blind-activation once it had been measured;
-benchmarks/data/blind-activation-2 is the held-out check.
+Calibrated on benchmarks/data/action_cues and on benchmarks/data/blind-activation and blind-activation-2 once
+each had been measured; benchmarks/data/blind-activation-3 is the held-out check.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ from typing import Any
 
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
 from loa_memory.answer.cues.classes import action_classes, glosses, prose_classes
+from loa_memory.answer.cues.comply import follows_lesson
 from loa_memory.answer.cues.paths import artifact_match, glob_match
+from loa_memory.answer.cues.words import word_table, words
 from loa_memory.answer.recall import typical
 from loa_memory.model import Entry
 from loa_memory.search.retriever import Retriever
@@ -43,15 +48,17 @@ from loa_memory.store.times import now_utc
 CLASS_LIFT = 0.15
 PATH_LIFT = 0.15
 ARTIFACT_LIFT = 0.08
-ACTION_STANDOUT = 3.0
-MEANING_STANDOUT = 4.0
-ACTION_MARGIN = 0.05
+WORDS_WEIGHT = 0.5
+WORDS_PRIOR = (0.3, 0.4, 20)  # mean and deviation of a typical memory's shared-word score, worth this many memories
+ACTION_STANDOUT = 5.5
+MEANING_STANDOUT = 7.0
+ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
 
 
 @dataclass(frozen=True)
 class ActionCue:
-    """A correction that fires on an action: how relevant, by how much it stands out, and why."""
+    """A correction that fires on an action: how relevant, by how much it stands out (meaning and names), and why."""
 
     entry: Entry
     relevance: float
@@ -91,6 +98,7 @@ class ActionCues:
     cues: list[ActionCue] = field(default_factory=list)
     cue_id: str = ""
     warnings: list[str] = field(default_factory=list)
+    followed: dict[str, list[str]] = field(default_factory=dict)  # corrections whose lesson the call already follows
 
 
 def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None = None,
@@ -111,9 +119,9 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     result.warnings = list(dict.fromkeys(retriever.warnings))
     if not scored:
         return result
-    best = max(c.relevance for c in scored)
-    fired = [c for c in scored if c.standout >= c.needed and c.relevance >= best - ACTION_MARGIN]
-    fired.sort(key=lambda c: -c.relevance)
+    best = max(c.standout for c in scored)
+    fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
+    fired.sort(key=lambda c: -c.standout)
     result.cues = fired[:MAX_ACTION_CUES]
     return result
 
@@ -125,6 +133,11 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     vector = retriever.vectors([result.rendering])[0]
     cosine = dict(retriever.semantic(result.rendering))
     mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
+    table = word_table(grimoire)
+    action = result.action
+    change = action.added if action.kind != "command" else action.text
+    shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
+    word_mean, word_deviation = _spread(list(shared_words.values()), WORDS_PRIOR)
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
     to_trigger = retriever.vectors(flat, cache=True) @ vector
@@ -138,14 +151,31 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         by_path = glob_match(entry.applies_to, result.paths)
         if guarded and not shared and not by_path:
             continue  # the same area, another action (or no known action at all): a near miss
+        followed = follows_lesson(entry, change)
+        if followed:
+            result.followed[entry.id] = followed
+            continue  # it already does what the lesson asks: the right action, not the guarded one
         on_artifact = artifact_match(_artifacts(entry), result.paths)
         best = max(range(len(texts)), key=lambda n: similarities[n])
         relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
                      + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
                      + (ARTIFACT_LIFT if on_artifact else 0.0))
-        scored.append(ActionCue(entry, relevance, (relevance - mean) / deviation, texts[best], shared,
-                                by_path or on_artifact, bool(shared) or by_path))
+        by_words = (shared_words.get(grimoire.key_of(entry) or "", 0.0) - word_mean) / word_deviation
+        standout = (relevance - mean) / deviation + WORDS_WEIGHT * by_words
+        scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
+                                bool(shared) or by_path))
     return scored
+
+
+def _spread(values: list[float], prior: tuple[float, float, int]) -> tuple[float, float]:
+    """Mean and deviation of ``values``, pulled towards ``prior`` (mean, deviation, worth this many values) when
+    there are few of them, like ``recall.typical``."""
+    prior_mean, prior_deviation, weight = prior
+    n = len(values)
+    mean = (sum(values) + weight * prior_mean) / (n + weight)
+    own = sum(values) / n if n else 0.0
+    spread = sum((v - own) ** 2 for v in values)
+    return mean, max(((spread + weight * prior_deviation**2) / (n + weight)) ** 0.5, 1e-6)
 
 
 def _artifacts(entry: Entry) -> list[str]:
@@ -162,5 +192,6 @@ def action_record(result: ActionCues) -> dict[str, Any]:
                   "imperative": c.imperative, "severity": c.entry.severity, "relevance": round(c.relevance, 4),
                   "standout": round(c.standout, 2), "classes": sorted(c.classes), "by_path": c.by_path}
                  for c in result.cues],
+        "followed": [{"id": key, "spans": spans} for key, spans in result.followed.items()],
         "warnings": result.warnings,
     }

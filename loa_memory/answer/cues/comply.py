@@ -1,0 +1,64 @@
+"""Does a tool call already do what a correction prescribes? Then it is not the guarded action but the right one.
+
+A near miss works in the correction's own files and words while following its lesson: the DAG sets
+``catchup=False``, the proto marks the old number ``reserved``, the upgrade goes through ``helm diff upgrade``.
+The sentence embedder sees the same area either way; the lesson's code-like spans tell them apart.
+
+A span counts when it looks like code (a backticked span, a ``--flag``, or a token with ``=``, ``(``, ``:``, ``/``
+or a dotted name), is not in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in
+the correction's trigger, summary or incident (those name the mistake, or the thing both use).
+"""
+
+from __future__ import annotations
+
+import re
+
+from loa_memory.model import Entry
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don'?t|do not|avoid|instead of|rather than|without|nor|stop)\b", re.I)
+_CLAUSES = re.compile(r"[;:.!?]\s|,\s|\b(?:and|but|or|then)\b")
+_SPAN = re.compile(r"`([^`]{2,60})`|((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
+                   r"(?:[A-Za-z_][\w.]*(?:\([^()\s]{0,20}\))?(?:=[\w.\"'/-]+)?))")
+_ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*)\((?:\.\.\.|…)\)")
+
+
+def _code_like(token: str) -> bool:
+    if token.startswith("-"):
+        return len(token) >= (4 if token.startswith("--") else 3)
+    return len(token) >= 3 and re.search(r"[=():/]|\.\w", token) is not None
+
+
+def _mentions(text: str, token: str) -> bool:
+    if re.search(r"(?:^|\s)-[A-Za-z]$", token):
+        end = r"[A-Za-z]*(?![\w-])"  # a short flag may come bundled: ``-n`` in ``-nd``
+    elif token[-1].isalnum() or token[-1] == "_":
+        end = r"(?![\w])"
+    else:
+        end = ""
+    return re.search(r"(?<![\w-])" + re.escape(token) + end, text) is not None
+
+
+def prescribed(entry: Entry) -> set[str]:
+    """The code-like spans ``entry``'s lesson asks for."""
+    wanted: set[str] = set()
+    forbidden: set[str] = set()
+    for clause in _CLAUSES.split(entry.lesson or ""):
+        negation = _NEGATION.search(clause)
+        for match in _SPAN.finditer(clause):
+            token = (match.group(1) or match.group(2)).strip().rstrip(".,")
+            if not token or not (match.group(1) or _code_like(token)):
+                continue
+            (forbidden if negation and match.start() > negation.start() else wanted).add(token)
+    mistake = " ".join([*entry.triggers, entry.summary, entry.content]).lower()
+    return {t for t in wanted - forbidden if not _mentions(mistake, t.lower())}
+
+
+def follows_lesson(entry: Entry, change: str) -> list[str]:
+    """The spans of ``entry``'s lesson that ``change`` (the lines an edit brings in, a file written, a command)
+    already carries: empty when it carries none."""
+    found = []
+    for token in sorted(prescribed(entry)):
+        call = _ELLIPSIS_CALL.match(token)  # ``compareTo(...)``: any arguments
+        if _mentions(change, token) or (call and _mentions(change, call.group(1) + "(")):
+            found.append(token)
+    return found

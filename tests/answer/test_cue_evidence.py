@@ -1,0 +1,83 @@
+"""What a tool call shares with a correction beyond meaning: the names it uses (``words.py``) and whether it already
+does what the lesson prescribes (``comply.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loa_memory.answer.cues.comply import follows_lesson, prescribed
+from loa_memory.answer.cues.words import build_table, words
+from loa_memory.model import Entry
+
+
+def _correction(**fields: Any) -> Entry:
+    data = {"id": "MEM-20261126-001", "category": "correction", "summary": "", "content": "", **fields}
+    return Entry(data, "default", "grimoires/loa/memory/corrections.yaml", 1)
+
+
+AIRFLOW = _correction(summary="A new DAG backfilled two years of runs", trigger="create a new Airflow DAG",
+                      content="The sync DAG got a start_date in 2024 and Airflow scheduled every missed interval.",
+                      lesson="Set catchup=False explicitly unless a backfill is intended; run backfills with "
+                             "`airflow dags backfill`.")
+PROTO = _correction(summary="Reused a protobuf field number", trigger="remove or replace a field in a protobuf message",
+                    content="coupon_code = 7 was removed and discount_cents = 7 added in the same PR.",
+                    lesson="Never reuse a field number: put the old number in a `reserved` statement and give the "
+                           "new field a fresh number.")
+MONEY = _correction(summary="BigDecimal equality refused refunds", trigger="compare BigDecimal money amounts",
+                    content="10.0 and 10.00 were not equal, so full refunds were treated as partial.",
+                    lesson="Compare with compareTo(...) == 0; never use equals for money.")
+CLEAN = _correction(summary="git clean deleted a colleague's notes", trigger="clean the working tree",
+                    content="An untracked docs folder was removed by a clean of the whole checkout.",
+                    lesson="Run `git clean -n` first and show the list; never use -x without consent.")
+
+
+@pytest.mark.parametrize(("entry", "change", "spans"), [
+    (AIRFLOW, 'with DAG(dag_id="fx", start_date=datetime(2026, 11, 24), catchup=False):', ["catchup=False"]),
+    (AIRFLOW, 'with DAG(dag_id="fx", start_date=datetime(2024, 1, 1)):', []),
+    (PROTO, "  reserved 7;\n  int64 discount_cents = 10;", ["reserved"]),
+    (PROTO, "  int64 discount_cents = 7;", []),
+    (MONEY, "if (request.amount.compareTo(captured) == 0) {", ["compareTo(...)"]),
+    (MONEY, "if (request.amount == captured) {", []),
+    (CLEAN, "git status --short && git clean -nd", ["git clean -n"]),
+    (CLEAN, "git clean -fdx", []),
+])
+def test_a_call_that_follows_the_lesson_is_told_apart(entry: Entry, change: str, spans: list[str]) -> None:
+    assert follows_lesson(entry, change) == spans
+
+
+def test_what_the_lesson_forbids_or_the_incident_names_is_not_prescribed() -> None:
+    assert "-x" not in prescribed(CLEAN)  # "never use -x"
+    entry = _correction(trigger="load account ids from a CSV", content="pd.read_csv inferred the ids as integers.",
+                        lesson="Pass dtype=str to pd.read_csv for every id column.")
+    assert prescribed(entry) == {"dtype=str"}  # pd.read_csv names what both the mistake and the fix call
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.text(max_size=200) | st.text(alphabet="catchupFalsreomTgiln -=().:x`\n", max_size=200))
+def test_a_change_without_the_prescribed_spans_never_follows(text: str) -> None:
+    """Whatever else a change holds, it follows a lesson only by carrying one of the lesson's own spans."""
+    for entry in (AIRFLOW, PROTO, MONEY, CLEAN):
+        for span in follows_lesson(entry, text):
+            assert span in prescribed(entry)
+            assert span.split("(")[0] in text
+
+
+def test_identifiers_are_split_as_code_writes_them() -> None:
+    assert {"readcsv", "read", "csv", "dtype"} <= words("df = readCsv(path, dtype=str)")
+    assert {"pull_request_target", "pull", "request", "target"} <= words("on: pull_request_target")
+    assert "the" not in words("the table") and "to" not in words("go to")
+
+
+def test_a_rare_shared_name_weighs_more_than_a_common_one() -> None:
+    def entry(n: int, text: str) -> tuple[str, Entry]:
+        return f"k{n}", _correction(summary=text)
+
+    table = build_table([entry(1, "targetSdk bump broke notifications"), entry(2, "release notes for the app"),
+                         entry(3, "app release checklist"), entry(4, "app store screenshots")])
+    scores = table.overlap(words("raise targetSdk for the app release"))
+    assert scores["k1"] > scores["k2"]  # targetSdk is in one memory, app and release in several
+    assert scores["k4"] < scores["k3"]
