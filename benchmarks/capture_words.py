@@ -2,7 +2,8 @@
 (``capture`` on every session file of a set, then ``promote --dry-run``) in a fresh grimoire.
 
 A set is a folder of Claude Code session files plus ``labels.json``: ``groups`` (each: ``sessions``, a one-line
-``correction``, the exact ``user_lines`` that give it, one per session) and ``negatives`` (sessions with no
+``correction``, the exact ``user_lines`` that give it, one per session), optionally ``pairs`` (the same shape, a
+correction given in only two sessions: captured, but never promoted) and ``negatives`` (sessions with no
 correction). Timestamps are shifted as a block so the newest turn is a day old (episodes live 30 days).
 
 Reports, per set: recall (labelled correction lines captured as a correction episode), precision (correction
@@ -47,8 +48,10 @@ def _fold(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()
 
 
-def _session_files(folder: Path, labels: dict[str, Any]) -> tuple[dict[str, list[str]], list[str]]:
-    """Group → its session file stems, and the negative stems, whatever spelling labels.json uses."""
+def _session_files(
+    folder: Path, labels: dict[str, Any], key: str = "groups"
+) -> tuple[dict[str, list[str]], list[str]]:
+    """Group (or pair) → its session file stems, and the negative stems, whatever spelling labels.json uses."""
     stems = {p.stem for p in folder.glob("*.jsonl")}
 
     def stem(name: Any) -> str:
@@ -59,17 +62,19 @@ def _session_files(folder: Path, labels: dict[str, Any]) -> tuple[dict[str, list
         ids = {read_transcript(folder / f"{s}.jsonl").session_id: s for s in stems}
         return ids.get(text, text)
 
-    items = _group_items(labels)
-    groups = {str(key): [stem(s) for s in value["sessions"]] for key, value in items}
+    items = _group_items(labels, key)
+    groups = {str(name): [stem(s) for s in value["sessions"]] for name, value in items}
     negatives = labels.get("negatives", [])
     if isinstance(negatives, dict):
         negatives = list(negatives)
     return groups, [stem(n) for n in negatives]
 
 
-def _group_items(labels: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The groups of labels.json: under ``groups`` (a mapping or a list), or as top-level keys."""
-    raw = labels.get("groups")
+def _group_items(labels: dict[str, Any], key: str = "groups") -> list[tuple[str, dict[str, Any]]]:
+    """The groups (or ``pairs``) of labels.json: under ``key`` (a mapping or a list), or groups as top-level keys."""
+    raw = labels.get(key)
+    if raw is None and key != "groups":
+        return []
     if raw is None:
         return [(key, value) for key, value in labels.items() if isinstance(value, dict) and "sessions" in value]
     if isinstance(raw, dict):
@@ -78,7 +83,7 @@ def _group_items(labels: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _user_lines(labels: dict[str, Any]) -> dict[str, list[str]]:
-    items = _group_items(labels)
+    items = _group_items(labels) + _group_items(labels, "pairs")
     return {str(key): [str(line) for line in value.get("user_lines", [])] for key, value in items}
 
 
@@ -112,6 +117,8 @@ def _labelled_line_numbers(path: Path, wanted: list[str]) -> set[int]:
 def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str, Any]:
     labels = json.loads((folder / "labels.json").read_text("utf-8"))
     groups, negatives = _session_files(folder, labels)
+    pairs, _ = _session_files(folder, labels, "pairs")
+    given = {**groups, **pairs}  # every labelled correction, whether it recurs three times or two
     user_lines = _user_lines(labels)
     with tempfile.TemporaryDirectory(prefix="capture-words-") as scratch:
         root = Path(scratch) / "repo"
@@ -131,7 +138,7 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
         used = select_embedder(embedder).embedder.name if embedder else select_embedder().embedder.name
         shutil.rmtree(root, ignore_errors=True)
         labelled: dict[str, set[int]] = {}
-        for group, stems in groups.items():
+        for group, stems in given.items():
             for index, stem in enumerate(stems):
                 lines = (
                     user_lines[group][index : index + 1] if len(user_lines[group]) == len(stems) else user_lines[group]
@@ -152,10 +159,10 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
         stem = stem_of.get(str(entry["session_id"]), "")
         if lines_of(entry) & labelled.get(stem, set()):
             hits.add(stem)
-            true_episodes[str(entry["id"])] = next(g for g, s in groups.items() if stem in s)
+            true_episodes[str(entry["id"])] = next(g for g, s in given.items() if stem in s)
         else:
             false_episodes.append(entry)
-    positives = sum(len(s) for s in groups.values())
+    positives = sum(len(s) for s in given.values())
     negative_ids = {session_of[n] for n in negatives if n in session_of}
     in_negatives = [e for e in corrections if e["session_id"] in negative_ids]
     other_in_negatives = [
@@ -173,6 +180,12 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
                 continue
             others = {true_episodes.get(i) for i in cluster["episodes"]} - {group}
             (impure if others else recurring).append(group)
+    pairs_promoted = [
+        pair
+        for pair, stems in pairs.items()
+        if any(c["kind"] == "correction" and {session_of[s] for s in stems} <= set(c["sessions"])
+               for c in promoted["promoted"])
+    ]
     result = {
         "embedder": used,
         "sessions": len(copies),
@@ -189,7 +202,9 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
         "recurring": sorted(set(recurring)),
         "impure": sorted(set(impure)),
         "not_recurring": sorted(set(groups) - set(recurring)),
-        "missed": sorted(s for stems in groups.values() for s in stems if s not in hits),
+        "pairs": len(pairs),
+        "pairs_promoted": sorted(pairs_promoted),
+        "missed": sorted(s for stems in given.values() for s in stems if s not in hits),
         "false": [f"{stem_of.get(str(e['session_id']), '?')}: {e['evidence'][0]}" for e in false_episodes],
         "promoted_clusters": len(promoted["promoted"]),
     }
@@ -217,6 +232,12 @@ def render(title: str, folder: Path, result: dict[str, Any]) -> str:
         f"| groups captured in all 3 sessions and promoted as one recurring correction | "
         f"{len(result['recurring'])}/{result['groups']} |",
         f"| groups promoted together with another group's episode | {len(result['impure'])} |",
+        *(
+            [f"| corrections given in two sessions only that were promoted (should be none) | "
+             f"{len(result['pairs_promoted'])}/{result['pairs']} |"]
+            if result["pairs"]
+            else []
+        ),
         "",
     ]
     if result["missed"]:

@@ -31,7 +31,7 @@ Need = Literal["any", "after", "touch"]
 _I = re.IGNORECASE
 _NEG = r"(?:don'?t|dont|do not|never|no more)"
 _HARMLESS = r"(?!(?:worry|bother|forget|hesitate|mind|need|have to|rush|sweat|panic|stress|apologi[sz]e)\b)"
-_START = r"(?:^(?:\w+[,!]\s+)?|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(]\s*)"
+_START = r"(?:^(?:\w+[,!]\s+)?|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(,]\s*)"
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,42 @@ WORD_RULES: tuple[WordRule, ...] = (
         questions=True,
     ),
     _rule(
+        "again-reproach",
+        r"^(?:\w+[,!]\s+)?(?:again\b[^?]*\?|(?:no|not)\b[^?]*\bagain\s*\?+$)",
+        0.7,
+        "after",
+        questions=True,
+    ),
+    _rule(
+        "same-as-before",
+        r"^(?:same (?:as|thing as|rule as) (?:last time|before|yesterday|always|i said)|like i said)\b",
+        0.75,
+        "touch",
+    ),
+    _rule(
+        "do-that",
+        r"\b(?:never|don'?t|dont|do not|stop)\s+(?:ever\s+)?(?:do(?:ing)?|try(?:ing)?)\s+(?:that|this)\b",
+        0.75,
+        "after",
+    ),
+    _rule(
+        "quoted-not",
+        r'""\s*,?\s+not\s+""',
+        0.7,
+        "after",
+    ),
+    _rule(
+        "house-rule",
+        r"\b(?:every|all|always|never|only|no)\b.*\b(?:in|across|for|of) (?:this|our|the whole) (?:repo(?:sitory)?|"
+        r"codebase|code ?base|project|service|team|monorepo)\b",
+        0.7,
+        "touch",
+    ),
+    _rule("rule-for-all", r"\buse\b.*\bfor (?:anything|everything|every|all)\b|\bno\b[^,.;]*,\s*ever\b", 0.7, "after"),
+    _rule(
         "instead-request",
-        r"^(?:(?:could|can|would|will) you|please|pls|maybe)\b(?!.*\balso\b).*"
+        r"(?:^|^[^,.;?]{0,30},\s*(?:but\s+)?|\bbut\s+)(?:(?:could|can|would|will) you|please|pls|maybe)\b"
+        r"(?!.*\balso\b).*"
         r"\b(?:instead of|rather than|instead\W*$)",
         0.7,
         "after",
@@ -125,14 +159,14 @@ WORD_RULES: tuple[WordRule, ...] = (
     _rule("dont", rf"{_START}(?:please\s+|pls\s+|plz\s+)?{_NEG}\s+{_HARMLESS}\w+", 0.8, "touch"),
     _rule(
         "we-never",
-        rf"\bwe\s+(?:{_NEG}|only|always)\s+{_HARMLESS}\w+|\bno\s+\w+\s+(?:in|on|to|into)\s+\S+",
+        rf"\bwe\s+(?:{_NEG}|only|always)\s+{_HARMLESS}\w+|\bno\s+(?:\w+\s+){1,3}(?:in|on|to|into)\s+\S+",
         0.75,
         "touch",
     ),
     _rule(
         "must-be",
         r"\b(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+\w+ed\b|\bmust(?: not|n'?t)?\s+"
-        r"\w+",
+        r"(?!have\b)\w+|\b(?:has|have|needs?) to be\b",
         0.7,
         "touch",
     ),
@@ -140,7 +174,7 @@ WORD_RULES: tuple[WordRule, ...] = (
         "defect",
         r"\b(?:is|are|was|were|isn'?t|aren'?t|'s|'re)\s+(?:\w+\s+){0,2}(?:naive|wrong|deprecated|"
         r"broken|insecure|unsafe|forbidden|not allowed|off[- ]limits|immutable|generated|a bad idea|"
-        r"banned)\b|\bcan'?t be\b",
+        r"banned)\b|\bcan'?t be\b|\b(?:isn'?t|is not|not) (?:a|the) (?:fix|solution|answer)\b",
         0.7,
         "touch",
     ),

@@ -87,6 +87,16 @@ EDIT_FLAG = ("Write", {"file_path": "/web/settings/dark_mode.py", "content": "EN
         (EDIT_FLAG, "Remember, toggles are owned by the flags service."),
         (BASH_FORCE, "whoa, never force-push to main."),
         (EDIT_FLAG, "Why is there a new env variable? I never asked for that."),
+        (EDIT_FLAG, "again reading flags from the environment??"),
+        (EDIT_FLAG, "whoa, no flags client again??"),
+        (EDIT_FLAG, "Same as last time, flags never come from env vars."),
+        (EDIT_LOG, "Logging it in full isn't a fix, please never do that."),
+        (EDIT_FLAG, "pls `flags.is_enabled` not `os.getenv` for toggles"),
+        (EDIT_FLAG, "Every toggle in this repo is read through the flags client and never from getenv."),
+        (EDIT_FLAG, "works, but can you please read it through the flags client rather than os.getenv?"),
+        (EDIT_LOG, "pls NO card numbers in logs, ever."),
+        (EDIT_NOW, "check the clock source, never call utcnow in the ledger"),
+        (EDIT_NOW, "Before you commit: the timestamp has to be timezone-aware, the ledger compares them across regions."),
     ],
 )
 def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], said: str) -> None:
@@ -115,6 +125,10 @@ def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], 
         ),
         (EDIT_FLAG, "You don't need to migrate the old flags, they expire anyway.", "Done."),
         (EDIT_FLAG, "Thanks, looks great.", "Done."),
+        (None, "I never would have found that, you must have read the whole module.", "Fixed the prefilter."),
+        (None, "Can you run the tests again?", "Done."),
+        (None, "Same as last time, please bump the version and tag it.", "Ready to release."),
+        (None, "Is the deploy running again?", "I restarted it."),
     ],
 )
 def test_a_near_miss_is_not_a_correction(call: tuple[str, dict[str, Any]] | None, said: str, agent: str) -> None:
