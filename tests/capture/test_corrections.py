@@ -96,7 +96,7 @@ EDIT_FLAG = ("Write", {"file_path": "/web/settings/dark_mode.py", "content": "EN
         (EDIT_FLAG, "works, but can you please read it through the flags client rather than os.getenv?"),
         (EDIT_LOG, "pls NO card numbers in logs, ever."),
         (EDIT_NOW, "check the clock source, never call utcnow in the ledger"),
-        (EDIT_NOW, "Before you commit: the timestamp has to be timezone-aware, the ledger compares them across regions."),
+        (EDIT_NOW, "Before you commit: the ledger timestamp has to be timezone-aware, regions compare it."),
     ],
 )
 def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], said: str) -> None:
