@@ -12,6 +12,7 @@ from typing import Any
 
 from loa_memory.capture.commits import CommitInfo, changed_files, read_commits
 from loa_memory.capture.cues import Cue, detect
+from loa_memory.capture.likeness import likeness_for
 from loa_memory.capture.trace import split_tasks, trace_fields
 from loa_memory.capture.trailers import trailer_memories
 from loa_memory.capture.transcript import Transcript
@@ -89,7 +90,7 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
     """One episode candidate per cue in the transcript (timed by its turn, else ``moment``)."""
     session = session_id or transcript.session_id
     shown = _shown_path(config.root, transcript.path)
-    for cue in detect(transcript.turns, transcript.calls):
+    for cue in detect(transcript.turns, transcript.calls, likeness_for(config)):
         quote = cue.evidence[0]
         content = quote if cue.kind != "error" else f"{cue.fields['error']}\nResolution: {cue.fields.get('resolution')}"
         gist = summarise(str(cue.fields.get("lesson") or quote))

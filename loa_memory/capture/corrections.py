@@ -179,7 +179,7 @@ WORD_RULES: tuple[WordRule, ...] = (
         "touch",
     ),
 )
-_ACK = re.compile(
+ACKNOWLEDGEMENT = re.compile(
     r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
 )
 _ACTION_LIMIT = 200
@@ -292,7 +292,7 @@ def hear(sentence: str, context: Context) -> WordRule | None:
         if rule.need == "touch" and not (context.rejected or (context.responding and touches(sentence, context))):
             continue
         return rule
-    if context.rejected and not question and not _ACK.match(sentence):
+    if context.rejected and not question and not ACKNOWLEDGEMENT.match(sentence):
         return REJECTED_RULE
     return None
 

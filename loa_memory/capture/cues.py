@@ -27,7 +27,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from loa_memory.capture.corrections import Context, contexts, hear
+from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, hear
+from loa_memory.capture.likeness import THRESHOLD as LIKENESS_THRESHOLD
+from loa_memory.capture.likeness import Likeness
 from loa_memory.capture.transcript import Role, ToolCall, Turn
 
 Kind = Literal["correction", "preference", "decision", "error"]
@@ -89,6 +91,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 QUOTE_LIMIT = 1000
 _WHOLE_TURN = 4  # a correction's lesson is its whole turn up to this many sentences, else it and the next two
+LIKENESS_CONFIDENCE = 0.65  # below every wording rule's: likeness is the weaker evidence
 
 
 @dataclass(frozen=True)
@@ -121,12 +124,48 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 3].rstrip() + "..."
 
 
-def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = ()) -> Iterator[Cue]:
+def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (), likeness: Likeness | None = None) -> Iterator[Cue]:
     """Every cue in ``turns``, in transcript order (errors when their resolution, or the end, is reached);
-    ``calls``, the agent's tool calls, tell what a user's correction answers (``capture/corrections.py``)."""
+    ``calls``, the agent's tool calls, tell what a user's correction answers (``capture/corrections.py``);
+    ``likeness``, when given, hears the replies to the agent no wording rule heard (``capture/likeness.py``)."""
+    heard = contexts(turns, calls)
+    found = list(_detect(turns, heard))
+    if likeness is None:
+        yield from found
+        return
+    covered = {cue.turn.line for cue in found}  # a turn a rule heard as anything keeps what the rule heard
+    unheard = [(position, turn) for position, turn in enumerate(turns)
+               if turn.role == "user" and turn.line not in covered and _may_correct(turn, heard.get(position))]
+    scores = likeness.scores([turn.text for _, turn in unheard])
+    extra = [_liked(turn, heard[position]) for (position, turn), score in zip(unheard, scores, strict=True)
+             if score >= LIKENESS_THRESHOLD]
+    for cue in found:
+        while extra and extra[0].turn.line < cue.turn.line:
+            yield extra.pop(0)
+        yield cue
+    yield from extra
+
+
+def _may_correct(turn: Turn, context: Context | None) -> bool:
+    """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks."""
+    if context is None or not context.responding or (context.asked and not context.rejected):
+        return False
+    said = sentences(turn.text)
+    return bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said)
+
+
+def _liked(turn: Turn, context: Context) -> Cue:
+    """The correction cue of a turn heard by likeness: its first sentences, as a rule's would be."""
+    said = sentences(turn.text)
+    quote = " ".join(said[:2]) if len(said[0].split()) <= 4 else said[0]
+    told = " ".join(said if len(said) <= _WHOLE_TURN else said[:3])
+    return Cue("correction", turn, (_quote(quote),), LIKENESS_CONFIDENCE, _fields("correction", quote, context.action,
+                                                                                  told), turn.end)
+
+
+def _detect(turns: Sequence[Turn], heard: dict[int, Context]) -> Iterator[Cue]:
     pending: list[Cue] = []
     previous_assistant = ""
-    heard = contexts(turns, calls)
     for position, turn in enumerate(turns):
         if turn.role != "tool":
             yield from _speech_cues(turn, previous_assistant, heard.get(position, Context()))

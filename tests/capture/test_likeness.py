@@ -1,0 +1,74 @@
+"""A correction heard by likeness: a reply to the agent that reads like the corrections users give, in words no
+rule knows, is heard when an embedder is at hand; thanks, answers and first prompts are not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loa_memory.capture.cues import detect
+from loa_memory.capture.likeness import EXEMPLARS, Likeness
+from loa_memory.capture.transcript import ToolCall, Turn
+from loa_memory.search.embed import minilm, select_embedder
+
+needs_model = pytest.mark.skipif(not minilm.is_available(), reason="MiniLM weights not installed")
+
+EDIT = ("Edit", {"file_path": "/app/src/ui/SettingsFragment.kt", "old_string": "fun logout() {",
+                 "new_string": "fun logout() {\n    GlobalScope.launch { repo.clearSession() }"})
+
+
+@pytest.fixture(scope="module")
+def likeness() -> Likeness:
+    return Likeness(select_embedder("minilm", "auto").embedder)
+
+
+def _cues(said: str, likeness: Likeness | None, *, agent: str = "Done, logout clears the session now.",
+          first: bool = False) -> list[str]:
+    turns: list[Turn] = []
+    calls: list[ToolCall] = []
+    if not first:
+        turns.append(Turn("user", "Add a logout button to the settings screen.", 1, 1))
+        calls.append(ToolCall(EDIT[0], EDIT[1], 2, "toolu_1"))
+        turns.append(Turn("tool", "ok", 3, 3, call_id="toolu_1"))
+        turns.append(Turn("assistant", agent, 4, 4))
+    turns.append(Turn("user", said, 5, 5))
+    return [cue.kind for cue in detect(turns, calls, likeness) if cue.turn.line == 5]
+
+
+@needs_model
+@pytest.mark.parametrize("said", [
+    "why GlobalScope? coroutines here are started from viewModelScope, put it in SettingsViewModel.",
+    "that launches on GlobalScope, so it outlives the screen. viewModelScope.launch in the view model.",
+])
+def test_a_correction_no_rule_knows_is_heard_by_likeness(said: str, likeness: Likeness) -> None:
+    assert _cues(said, None) == []  # no wording rule hears it
+    assert _cues(said, likeness) == ["correction"]
+
+
+@needs_model
+@pytest.mark.parametrize(("said", "agent", "first"), [
+    ("Thanks, works on my phone.", "Done, logout clears the session now.", False),
+    ("No.", "Should I also clear the image cache on logout?", False),
+    ("Add a logout button that clears the session and goes back to the login screen.", "", True),
+    ("Great, now add the same button to the profile screen.", "Done, logout clears the session now.", False),
+])
+def test_thanks_answers_and_requests_are_not(said: str, agent: str, first: bool, likeness: Likeness) -> None:
+    assert "correction" not in _cues(said, likeness, agent=agent, first=first)
+
+
+def test_the_exemplars_are_labelled_user_speech() -> None:
+    data = json.loads(EXEMPLARS.read_text("utf-8"))
+    assert len(data["corrections"]) >= 100 and len(data["replies"]) >= 150
+    assert not set(data["corrections"]) & set(data["replies"])
+
+
+@pytest.mark.parametrize("model", ["all-mpnet-base-v2/onnx-int8-v1-g2-q1/t256", "all-MiniLM-L6-v2"])
+def test_the_packaged_vectors_belong_to_these_exemplars(model: str) -> None:
+    """Editing the exemplars without `python benchmarks/capture_exemplars.py` would leave vectors of other texts."""
+    from loa_memory.capture.likeness import _exemplars, _shipped_vectors
+
+    corrections, replies = _exemplars()
+    vectors = _shipped_vectors(model, [*corrections, *replies])
+    assert vectors is not None and vectors.shape[0] == len(corrections) + len(replies)
+    assert _shipped_vectors(model, [*corrections, *replies, "one more"]) is None
