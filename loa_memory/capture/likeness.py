@@ -7,8 +7,8 @@ corrections and every other user message of the labelled transcript sets (``benc
 writes it). The reply's score is its mean cosine to its ``NEIGHBOURS`` nearest corrections minus that to its nearest
 other messages; at ``THRESHOLD`` or above it is a correction. The exemplars' vectors for the models we ship come
 with the package (``data/correction_exemplars.<model>.npz``, float16, checked against the exemplars' hash), so no
-capture waits to embed them; another model embeds them once per machine into the user's vector cache. The spelling fallback (no model installed) measures no meaning:
-then only the rules hear.
+capture waits to embed them; another model embeds them once per machine into the user's vector cache. The
+spelling fallback (no model installed) measures no meaning: then only the rules hear.
 """
 
 from __future__ import annotations
