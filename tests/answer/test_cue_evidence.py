@@ -56,6 +56,15 @@ def test_what_the_lesson_forbids_or_the_incident_names_is_not_prescribed() -> No
     assert prescribed(entry) == {"dtype=str"}  # pd.read_csv names what both the mistake and the fix call
 
 
+def test_a_span_no_verb_asks_for_is_a_moment_or_the_mistake_not_the_fix() -> None:
+    moment = _correction(trigger="generate a migration", lesson="Read every operation before `alembic upgrade`.")
+    mistake = _correction(trigger="filter a query", lesson="Keep it an IQueryable; AsEnumerable() switches the rest "
+                                                           "to client-side evaluation.")
+    assert prescribed(moment) == set()
+    assert prescribed(mistake) == set()
+    assert follows_lesson(moment, "alembic revision --autogenerate && alembic upgrade head") == []
+
+
 @settings(derandomize=True, max_examples=300, deadline=None)
 @given(st.text(max_size=200) | st.text(alphabet="catchupFalsreomTgiln -=().:x`\n", max_size=200))
 def test_a_change_without_the_prescribed_spans_never_follows(text: str) -> None:

@@ -5,7 +5,9 @@ A near miss works in the correction's own files and words while following its le
 The sentence embedder sees the same area either way; the lesson's code-like spans tell them apart.
 
 A span counts when it looks like code (a backticked span, a ``--flag``, or a token with ``=``, ``(``, ``:``, ``/``
-or a dotted name), is not in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in
+or a dotted name), follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put", "mark",
+"with" ...: "before ``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake,
+not the fix), is not in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in
 the correction's trigger, summary or incident (those name the mistake, or the thing both use).
 """
 
@@ -19,6 +21,9 @@ _NEGATION = re.compile(r"\b(?:never|not|no|don'?t|do not|avoid|instead of|rather
 _CLAUSES = re.compile(r"[;:.!?]\s|,\s|\b(?:and|but|or|then)\b")
 _SPAN = re.compile(r"`([^`]{2,60})`|((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
                    r"(?:[A-Za-z_][\w.]*(?:\([^()\s]{0,20}\))?(?:=[\w.\"'/-]+)?))")
+_ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|call|add|wrap|give|mark|prefer|include|"
+                   r"compare|keep|store|pin|declare|enable|specify|apply|review|check|go through|with|via|through)\b",
+                   re.I)
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*)\((?:\.\.\.|…)\)")
 
 
@@ -44,11 +49,15 @@ def prescribed(entry: Entry) -> set[str]:
     forbidden: set[str] = set()
     for clause in _CLAUSES.split(entry.lesson or ""):
         negation = _NEGATION.search(clause)
+        asks = _ASKS.search(clause)
         for match in _SPAN.finditer(clause):
             token = (match.group(1) or match.group(2)).strip().rstrip(".,")
             if not token or not (match.group(1) or _code_like(token)):
                 continue
-            (forbidden if negation and match.start() > negation.start() else wanted).add(token)
+            if negation and match.start() > negation.start():
+                forbidden.add(token)
+            elif asks and asks.start() < match.start():
+                wanted.add(token)
     mistake = " ".join([*entry.triggers, entry.summary, entry.content]).lower()
     return {t for t in wanted - forbidden if not _mentions(mistake, t.lower())}
 
