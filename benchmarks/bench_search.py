@@ -42,7 +42,8 @@ from benchmarks.corpus import WORDS, write_list_file  # noqa: E402
 CLI = [sys.executable, "-m", "loa_memory"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
        "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com",
-       "LOA_MEMORY_SERVER": "off"}  # every command in its own process, except where `served` says otherwise
+       "LOA_MEMORY_SERVER": "off",  # every command in its own process, except where `served` says otherwise
+       "LOA_MEMORY_BACKGROUND": "inline"}  # a read embeds what it lacks before answering: no background work in timings
 SERVED = {**ENV, "LOA_MEMORY_SERVER": "on", "XDG_RUNTIME_DIR": tempfile.mkdtemp(prefix="lmb", dir="/tmp")}
 MEMDIR = "grimoires/loa/memory"
 LIST_FILES = (("facts.yaml", "fact"), ("decisions.yaml", "decision"), ("learnings.yaml", "learning"),
