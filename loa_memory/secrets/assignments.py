@@ -187,7 +187,8 @@ def _is_strong(value: str) -> bool:
 
 @cache
 def _re_quick_separator() -> re.Pattern[str]:
-    return re.compile(r"[:=]|->| (?:is|was|are|to|of) ")
+    # " `": code quoted in prose ("stored with `set(token, ...)`"), which the code-span reading then judges.
+    return re.compile(r"[:=]|->| (?:is|was|are|to|of) | `")
 
 
 def may_assign(low: str, pos: int, min_len: int) -> bool:

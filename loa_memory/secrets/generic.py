@@ -15,9 +15,11 @@ Passes: ``password: ${DB_PASSWORD}``, ``export GITHUB_TOKEN``, ``GITHUB_TOKEN is
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from loa_memory.secrets.assignments import assigned_values, is_bare_value_next, is_pair_name, key_span, may_assign
+from loa_memory.secrets.code import code_literals, looks_generated, looks_like_password
 from loa_memory.secrets.detector import Detector, Found, Texts
 from loa_memory.secrets.names import DENY_SEGMENTS, PASSWORD_WORDS, key_segments, key_strength
 from loa_memory.secrets.values import (
@@ -81,12 +83,39 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
     if any(seg in DENY_SEGMENTS or (seg in ("pass", "passes", "passed", "passing", "bypass", "passport")
            and word != "pass") for seg in segs):
         return None
+    bare_pass = word == "pass" and (ks, ke) == (s, e)
     for value, vs, ve, quoted, prose in assigned_values(texts, ks, ke):
         if word == "pass" and not quoted and _re_keyword_argument().match(value):
             continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
-        if is_password_value(value, quoted, prose):
+        # "pass an allow-list such as `...`" is the verb: only a generated literal in the code it passes counts
+        verb = bare_pass and _is_verb_gap(text[ke:vs])
+        code = _code_span_literals(text, value, vs, quoted, looks_generated if verb else looks_like_password)
+        if code:
+            return Found("password", code[0], code[1])
+        if code is None and not verb and is_password_value(value, quoted, prose):
             return Found("password", vs, ve)
     return None
+
+
+def _is_verb_gap(between: str) -> bool:
+    """Words between a bare "pass" and its value make it the verb: "pass an explicit allow-list such as `...`"."""
+    return any(w.lower() not in ("is", "was", "value") for w in re.findall(r"[A-Za-z]+", between))
+
+
+def _code_span_literals(text: str, value: str, vs: int, quoted: bool,
+                        judge: Callable[[str], bool] = looks_generated) -> tuple[int, int] | tuple[()] | None:
+    """For a value in a Markdown code span that reads as code: the span of the first literal in it that
+    ``judge`` finds secret, or () when it holds none (code that names a secret without holding one); None
+    for any other value."""
+    if not quoted or vs == 0 or text[vs - 1] != "`":
+        return None
+    literals = code_literals(value)
+    if literals is None:
+        return None
+    for ls, le in literals:
+        if judge(value[ls:le]):
+            return vs + ls, vs + le
+    return ()
 
 
 @cache
@@ -166,13 +195,20 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
     segs = key_segments(text[ks:ke])
     if segs and segs[-1] in ("creds", "credentials", "login", "logins"):
         for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-            if is_password_value(value, quoted, True) and not value.isalpha():
+            code = _code_span_literals(text, value, vs, quoted, looks_like_password)
+            if code:
+                return Found("password", code[0], code[1])
+            if code is None and is_password_value(value, quoted, True) and not value.isalpha():
                 return Found("password", vs, ve)
     strength = key_strength(texts, ks, ke)
     if strength == 0:
         return None
     for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-        if _is_secret_value(value, strength, quoted):
+        code = _code_span_literals(text, value, vs, quoted)
+        if code is not None:
+            if code:
+                return Found(_refine_kind(texts, ks, text[code[0]:code[1]]), code[0], code[1])
+        elif _is_secret_value(value, strength, quoted):
             return Found(_refine_kind(texts, ks, value), vs, ve)
     return None
 

@@ -1,0 +1,103 @@
+"""Values that are code: a call, an object or a list written in a Markdown code span.
+
+Prose about authentication quotes code that names tokens, secrets and passwords without holding one:
+"stored the refresh token with `UserDefaults.standard.set(token, forKey: "refreshToken")`". Read as a
+whole, such a span has the length and the punctuation of a generated key; read as code, it is
+identifiers, punctuation and string literals, and only a literal can hold a secret. So a code span
+is judged by its literals: ``"refreshToken"``, ``'RS256'`` and ``"verify_signature"`` are names, while
+``jwt.encode(claims, "q8ZkT2mW9xLp4RvB7nYcD3fG")`` still holds a key. A span that does not read as
+code (an identifier that looks generated, an unbalanced bracket, a character code does not use, no call
+and no brackets) is judged as a whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from loa_memory.secrets.values import char_classes, is_placeholder, looks_random
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+
+
+@cache
+def _re_token() -> re.Pattern[str]:
+    # One alternative per token kind, each consuming what it starts with: linear in the span.
+    return re.compile(
+        r"(?P<space>\s+)"
+        r"|(?P<string>[bfrBFR]?\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"|[bfrBFR]?'[^'\\\n]*(?:\\.[^'\\\n]*)*')"
+        r"|(?P<name>[A-Za-z_$@][\w$]*|\d[\w.]*)"
+        r"|(?P<punct>=>|->|::|\?\.|[()\[\]{},:.=<>!&|+*/?;%^~-])"
+    )
+
+
+def code_literals(value: str) -> list[tuple[int, int]] | None:
+    """The spans of the string literals in ``value`` when it reads as code, else None.
+
+    Code here is a call (``f(...)``, ``a.b(...)``) or an object or list literal whose brackets balance,
+    made of identifiers that do not look generated, numbers, punctuation and string literals.
+    """
+    stack: list[str] = []
+    literals: list[tuple[int, int]] = []
+    structured = False
+    prev = ""
+    pos = 0
+    rx = _re_token()
+    while pos < len(value):
+        m = rx.match(value, pos)
+        if m is None:
+            return None
+        kind = m.lastgroup or ""
+        tok = m.group(0)
+        if kind == "string":
+            opening = tok.index(tok[-1])
+            literals.append((m.start() + opening + 1, m.end() - 1))
+        elif kind == "name" and looks_random(tok, min_len=12):
+            return None  # an unquoted generated value (or a number-like one): not code, judged as a whole
+        elif tok in _OPEN:
+            structured = structured or tok != "(" or prev in ("name", ")", "]")
+            stack.append(_OPEN[tok])
+        elif tok in (")", "]", "}") and (not stack or stack.pop() != tok):
+            return None
+        if kind != "space":
+            prev = tok if kind == "punct" else kind
+        pos = m.end()
+    return literals if structured and not stack else None
+
+
+def looks_generated(value: str) -> bool:
+    """Whether a string literal inside code is a generated key rather than a name, a host or a path.
+
+    Stricter than ``looks_random``: code holds many literals that are not secrets (``"localhost:5432"``,
+    ``"prod/api/key"``, ``"User.Read"``), so a literal counts when it is long, has no space, and mixes
+    cases (base62, base64), is long hex, or uses many kinds of punctuation (a Django key).
+    """
+    if len(value) < 16 or any(c.isspace() for c in value) or is_placeholder(value) or "://" in value:
+        return False
+    if not looks_random(value, min_len=16):
+        return False
+    if all(c in "0123456789abcdefABCDEF-" for c in value):
+        return len(value) >= 32
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return mixed or len({c for c in value if not c.isalnum()}) >= 3
+
+
+@cache
+def _re_name_like() -> re.Pattern[str]:
+    # host:port, a region or a resource name with a counter: "db.internal:5432", "us-east-1", "replica_02".
+    return re.compile(r"[\w.-]+:\d{1,5}|[a-z]+(?:[-_.][a-z]+)*[-_.]?\d{1,3}")
+
+
+def looks_like_password(value: str) -> bool:
+    """Whether a string literal in code quoted after a password's name is the password itself.
+
+    A generated key, or 8 to 64 characters mixing at least three letters with digits and a third kind of
+    character (``"Tr0ub4dor&3"``, ``"hunter2x!"``), that is not a host, a region, a path or a template.
+    """
+    if looks_generated(value):
+        return True
+    if not 8 <= len(value) <= 64 or any(c.isspace() or c in "/%{" for c in value) or is_placeholder(value):
+        return False
+    if _re_name_like().fullmatch(value) or sum(c.isalpha() for c in value) < 3:
+        return False
+    return any(c.isdigit() for c in value) and char_classes(value) >= 3
