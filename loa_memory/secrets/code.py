@@ -3,11 +3,11 @@
 Prose about authentication quotes code that names tokens, secrets and passwords without holding one:
 "stored the refresh token with `UserDefaults.standard.set(token, forKey: "refreshToken")`". Read as a
 whole, such a span has the length and the punctuation of a generated key; read as code, it is
-identifiers, punctuation and string literals, and only a literal can hold a secret. So a code span
-is judged by its literals: ``"refreshToken"``, ``'RS256'`` and ``"verify_signature"`` are names, while
-``jwt.encode(claims, "q8ZkT2mW9xLp4RvB7nYcD3fG")`` still holds a key. A span that does not read as
-code (an identifier that looks generated, an unbalanced bracket, a character code does not use, no call
-and no brackets) is judged as a whole, as before.
+identifiers, punctuation and string literals, and only a literal (or a bare token that looks generated)
+can hold a secret. So a code span is judged by those values: ``"refreshToken"``, ``'RS256'`` and
+``"verify_signature"`` are names, while ``jwt.encode(claims, "q8ZkT2mW9xLp4RvB7nYcD3fG")`` still holds a
+key. A span that does not read as code (an unbalanced bracket, a character code does not use, no call and
+no brackets: ``git rm --cached .env``) is judged as a whole, as before.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from loa_memory.secrets.values import char_classes, is_placeholder, looks_random
+from loa_memory.secrets.values import char_classes, is_placeholder, is_word_like, looks_random
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
@@ -31,11 +31,12 @@ def _re_token() -> re.Pattern[str]:
     )
 
 
-def code_literals(value: str) -> list[tuple[int, int]] | None:
-    """The spans of the string literals in ``value`` when it reads as code, else None.
+def code_values(value: str) -> list[tuple[int, int]] | None:
+    """The spans of the values in ``value`` that could hold a secret when it reads as code, else None.
 
-    Code here is a call (``f(...)``, ``a.b(...)``) or an object or list literal whose brackets balance,
-    made of identifiers that do not look generated, numbers, punctuation and string literals.
+    Code here is a call (``f(...)``, ``a.b(...)``) or an object or list literal whose brackets balance, made of
+    identifiers, numbers, punctuation and string literals. Its values are the contents of its string literals
+    and its bare tokens that look generated (``decode(token, q8ZkT2mW9xLp4RvB7nYc)``).
     """
     stack: list[str] = []
     literals: list[tuple[int, int]] = []
@@ -53,7 +54,7 @@ def code_literals(value: str) -> list[tuple[int, int]] | None:
             opening = tok.index(tok[-1])
             literals.append((m.start() + opening + 1, m.end() - 1))
         elif kind == "name" and looks_random(tok, min_len=12):
-            return None  # an unquoted generated value (or a number-like one): not code, judged as a whole
+            literals.append((m.start(), m.end()))
         elif tok in _OPEN:
             structured = structured or tok != "(" or prev in ("name", ")", "]")
             stack.append(_OPEN[tok])
@@ -74,12 +75,42 @@ def looks_generated(value: str) -> bool:
     """
     if len(value) < 16 or any(c.isspace() for c in value) or is_placeholder(value) or "://" in value:
         return False
-    if not looks_random(value, min_len=16):
+    if not looks_random(value, min_len=16) or _is_name_path(value):
         return False
     if all(c in "0123456789abcdefABCDEF-" for c in value):
         return len(value) >= 32
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     return mixed or len({c for c in value if not c.isalnum()}) >= 3
+
+
+@cache
+def _re_name_path() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z_]\w*(?:[.:/-][A-Za-z_]\w*)*")
+
+
+def _is_name_path(value: str) -> bool:
+    """A path of names, each words with an optional counter: ``auth.v1.accessToken``, ``X-Api-Key-V2``."""
+    return bool(_re_name_path().fullmatch(value)) and all(
+        _is_words(part.rstrip("0123456789")) for part in re.split(r"[.:/-]", value)
+    )
+
+
+@cache
+def _re_camel_word() -> re.Pattern[str]:
+    return re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _is_words(name: str) -> bool:
+    """``refreshTokenKey``, ``verify_signature``: words of two letters or more, three on average; random letters
+    (``qPzKfTRmWbLx``) change case every letter or two."""
+    if is_word_like(name):
+        return True
+    words = [w for part in name.split("_") for w in _re_camel_word().findall(part)]
+    return (
+        sum(map(len, words)) == len(name.replace("_", ""))
+        and min(map(len, words), default=0) >= 2
+        and (sum(map(len, words)) >= 3 * len(words))
+    )
 
 
 @cache
@@ -98,6 +129,6 @@ def looks_like_password(value: str) -> bool:
         return True
     if not 8 <= len(value) <= 64 or any(c.isspace() or c in "/%{" for c in value) or is_placeholder(value):
         return False
-    if _re_name_like().fullmatch(value) or sum(c.isalpha() for c in value) < 3:
+    if _re_name_like().fullmatch(value) or _is_name_path(value) or sum(c.isalpha() for c in value) < 3:
         return False
     return any(c.isdigit() for c in value) and char_classes(value) >= 3

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 
 from loa_memory.secrets.assignments import assigned_values, is_bare_value_next, is_pair_name, key_span, may_assign
-from loa_memory.secrets.code import code_literals, looks_generated, looks_like_password
+from loa_memory.secrets.code import code_values, looks_generated, looks_like_password
 from loa_memory.secrets.detector import Detector, Found, Texts
 from loa_memory.secrets.names import DENY_SEGMENTS, PASSWORD_WORDS, key_segments, key_strength
 from loa_memory.secrets.values import (
@@ -89,7 +89,7 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
             continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
         # "pass an allow-list such as `...`" is the verb: only a generated literal in the code it passes counts
         verb = bare_pass and _is_verb_gap(text[ke:vs])
-        code = _code_span_literals(text, value, vs, quoted, looks_generated if verb else looks_like_password)
+        code = _code_span_value(text, value, vs, quoted, looks_generated if verb else looks_like_password)
         if code:
             return Found("password", code[0], code[1])
         if code is None and not verb and is_password_value(value, quoted, prose):
@@ -102,17 +102,17 @@ def _is_verb_gap(between: str) -> bool:
     return any(w.lower() not in ("is", "was", "value") for w in re.findall(r"[A-Za-z]+", between))
 
 
-def _code_span_literals(text: str, value: str, vs: int, quoted: bool,
-                        judge: Callable[[str], bool] = looks_generated) -> tuple[int, int] | tuple[()] | None:
-    """For a value in a Markdown code span that reads as code: the span of the first literal in it that
-    ``judge`` finds secret, or () when it holds none (code that names a secret without holding one); None
-    for any other value."""
+def _code_span_value(text: str, value: str, vs: int, quoted: bool,
+                     judge: Callable[[str], bool] = looks_generated) -> tuple[int, int] | tuple[()] | None:
+    """For a value in a Markdown code span that reads as code (``code.code_values``): the span of the first value
+    in it that ``judge`` finds secret, or () when it holds none (code that names a secret without holding one);
+    None for any other value, which is judged as a whole."""
     if not quoted or vs == 0 or text[vs - 1] != "`":
         return None
-    literals = code_literals(value)
-    if literals is None:
+    spans = code_values(value)
+    if spans is None:
         return None
-    for ls, le in literals:
+    for ls, le in spans:
         if judge(value[ls:le]):
             return vs + ls, vs + le
     return ()
@@ -147,6 +147,8 @@ def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
         return False
     if not quoted and is_code_reference(v):
         return False
+    if any(c.isspace() for c in v):
+        return False  # a generated key has no space: this is a phrase, a command or code
     hexish = all(c in "0123456789abcdefABCDEF-" for c in v)
     if hexish and strength < 2:
         return False
@@ -195,7 +197,7 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
     segs = key_segments(text[ks:ke])
     if segs and segs[-1] in ("creds", "credentials", "login", "logins"):
         for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-            code = _code_span_literals(text, value, vs, quoted, looks_like_password)
+            code = _code_span_value(text, value, vs, quoted, looks_like_password)
             if code:
                 return Found("password", code[0], code[1])
             if code is None and is_password_value(value, quoted, True) and not value.isalpha():
@@ -204,7 +206,7 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
     if strength == 0:
         return None
     for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-        code = _code_span_literals(text, value, vs, quoted)
+        code = _code_span_value(text, value, vs, quoted)
         if code is not None:
             if code:
                 return Found(_refine_kind(texts, ks, text[code[0]:code[1]]), code[0], code[1])

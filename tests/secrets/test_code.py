@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loa_memory.secrets import scan_text
-from loa_memory.secrets.code import code_literals, looks_generated, looks_like_password
+from loa_memory.secrets.code import code_values, looks_generated, looks_like_password
 
 KEY = "q8ZkT2mW9xLp4RvB7nYcD3fG"  # synthetic, generated-looking
 PASSWORD = "Tr0ub4dor&3x"
@@ -59,6 +59,8 @@ CODE_IN_PROSE = [
     'content: The Rust client loads the key with `std::env::var("API_KEY").expect("API_KEY must be set")` at startup.',
     'content: The secret was read from `open("/run/secrets/db_password").read().rstrip("\\n")` in the entrypoint.',
     'content: The db password comes from `connect("db.internal:5432", "us-east-1", "replica_02")` in the worker.',
+    "content: The access token is in `localStorage['auth.v1.accessToken']`, which any XSS can read.",
+    "content: Rotate the token with `gh auth refresh -h github.com -s repo,workflow` after the scope change.",
 ]
 
 
@@ -133,10 +135,12 @@ def test_pass_the_verb_is_not_a_password_name() -> None:
         ('jwt.decode(token, options={"verify_signature": False})', ["verify_signature"]),
         ('f(b"raw", r\'\\d+\', "a\\"b")', ["raw", "\\d+", 'a\\"b']),
         ("a.b()(c)[0]", []),
+        (f"set(token, {KEY})", [KEY]),
+        ("set(9f3a7c1e5b2d8f469f3a7c1e5b2d8f46)", ["9f3a7c1e5b2d8f469f3a7c1e5b2d8f46"]),
     ],
 )
-def test_code_literals_of_code(value: str, literals: list[str]) -> None:
-    spans = code_literals(value)
+def test_code_values_of_code(value: str, literals: list[str]) -> None:
+    spans = code_values(value)
     assert spans is not None
     assert [value[s:e] for s, e in spans] == literals
 
@@ -153,13 +157,11 @@ def test_code_literals_of_code(value: str, literals: list[str]) -> None:
         "f(a]",
         "f(a))",
         "{ x: 1 ]",  # unbalanced
-        f"set({KEY})",
-        "set(9f3a7c1e5b2d8f469f3a7c1e5b2d8f46)",  # an unquoted generated value is not code
         "f(a) # comment",  # a character code spans here do not use
     ],
 )
-def test_code_literals_of_anything_else(value: str) -> None:
-    assert code_literals(value) is None
+def test_code_values_of_anything_else(value: str) -> None:
+    assert code_values(value) is None
 
 
 @pytest.mark.parametrize(
@@ -182,6 +184,8 @@ def test_code_literals_of_anything_else(value: str) -> None:
         ("9f3a7c1e5b2d8f46", False, False),
         ("Bearer {token}", False, False),
         ("YOUR_API_KEY_HERE_1234", False, False),
+        ("auth.v1.accessToken", False, False),
+        ("com.acme.ios.refreshTokenKey", False, False),
     ],
 )
 def test_which_literals_are_secrets(value: str, generated: bool, password: bool) -> None:
