@@ -26,8 +26,8 @@ def _re_token() -> re.Pattern[str]:
     return re.compile(
         r"(?P<space>\s+)"
         r"|(?P<string>[bfrBFR]?\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"|[bfrBFR]?'[^'\\\n]*(?:\\.[^'\\\n]*)*')"
-        r"|(?P<name>[A-Za-z_$@][\w$]*|\d[\w.]*)"
-        r"|(?P<punct>=>|->|::|\?\.|[()\[\]{},:.=<>!&|+*/?;%^~-])"
+        r"|(?P<name>[A-Za-z_$][\w$]*|\d[\w.]*)"
+        r"|(?P<punct>=>|->|::|\?\.|[()\[\]{},:.=<>!&|+*/?;%^~@-])"
     )
 
 
@@ -36,11 +36,15 @@ def code_values(value: str) -> list[tuple[int, int]] | None:
 
     Code here is a call (``f(...)``, ``a.b(...)``) or an object or list literal whose brackets balance, made of
     identifiers, numbers, punctuation and string literals. Its values are the contents of its string literals
-    and its bare tokens that look generated (``decode(token, q8ZkT2mW9xLp4RvB7nYc)``).
+    and its bare tokens that look generated (``decode(token, q8ZkT2mW9xLp4RvB7nYc)``). A span with no space, no
+    member access and no string literal must also have only plain names (``check(pw)``): ``Tr0ub(4dor)!`` and
+    ``P@ss(w0rd)`` are passwords with brackets in them, not calls.
     """
     stack: list[str] = []
     literals: list[tuple[int, int]] = []
     structured = False
+    marked = False  # a space, a "." or a string literal: a password with brackets has none
+    plain = True  # every name is letters with an optional counter (sha256, oauth2, v2)
     prev = ""
     pos = 0
     rx = _re_token()
@@ -55,15 +59,23 @@ def code_values(value: str) -> list[tuple[int, int]] | None:
             literals.append((m.start() + opening + 1, m.end() - 1))
         elif kind == "name" and looks_random(tok, min_len=12):
             literals.append((m.start(), m.end()))
+        elif kind == "name":
+            plain = plain and bool(_re_plain_name().fullmatch(tok))
         elif tok in _OPEN:
             structured = structured or tok != "(" or prev in ("name", ")", "]")
             stack.append(_OPEN[tok])
         elif tok in (")", "]", "}") and (not stack or stack.pop() != tok):
             return None
+        marked = marked or kind in ("space", "string") or tok == "."
         if kind != "space":
             prev = tok if kind == "punct" else kind
         pos = m.end()
-    return literals if structured and not stack else None
+    return literals if structured and not stack and (marked or plain) else None
+
+
+@cache
+def _re_plain_name() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z_$]+\d*")
 
 
 def looks_generated(value: str) -> bool:
@@ -132,3 +144,24 @@ def looks_like_password(value: str) -> bool:
     if _re_name_like().fullmatch(value) or _is_name_path(value) or sum(c.isalpha() for c in value) < 3:
         return False
     return any(c.isdigit() for c in value) and char_classes(value) >= 3
+
+
+@cache
+def _re_assignment() -> re.Pattern[str]:
+    return re.compile(r"(?:export[ \t]+)?[A-Za-z_][\w.]*=(\S+)")
+
+
+def assignment_value(value: str) -> tuple[int, int, bool] | None:
+    """For a code span that is one assignment (``BCRYPT_ROUNDS=12``, ``export X="..."``): the span of the value
+    assigned, unquoted, and whether it was quoted; None for anything else.
+
+    "Set the password hashing cost with `BCRYPT_ROUNDS=12`": the 12 is what a secret's name would be
+    given, not the whole span (the detectors judge the span's own name separately).
+    """
+    m = _re_assignment().fullmatch(value)
+    if m is None:
+        return None
+    start, end = m.span(1)
+    if end - start >= 2 and value[start] in "\"'" and value[end - 1] == value[start]:
+        return start + 1, end - 1, True
+    return start, end, False

@@ -61,6 +61,11 @@ CODE_IN_PROSE = [
     'content: The db password comes from `connect("db.internal:5432", "us-east-1", "replica_02")` in the worker.',
     "content: The access token is in `localStorage['auth.v1.accessToken']`, which any XSS can read.",
     "content: Rotate the token with `gh auth refresh -h github.com -s repo,workflow` after the scope change.",
+    # A code span that is one assignment is read as the value it assigns; a file given to a tool is a reference
+    "content: Set the password hashing cost with `BCRYPT_ROUNDS=12` in the env file.",
+    "content: The secret key is read from `SECRET_KEY_FILE=/run/secrets/django_key` by the entrypoint.",
+    "content: The secret rotation job runs `vault kv put secret/app/db password=@pw.txt` nightly.",
+    "content: The auth service image is `ghcr.io/acme/auth-service:v2.14.3-alpine3.19`, pinned by digest.",
 ]
 
 
@@ -98,6 +103,10 @@ TWINS = [
     ('content: The Rust client loads the key with `std::env::var("API_KEY").unwrap_or("%s".into())` at startup.', KEY),
     ('content: The secret was read from `open("/run/secrets/db_password").read() or "%s"` in the entrypoint.', KEY),
     ('content: The db password was read from `open("/run/secrets/db_password").read() or "%s"`.', PASSWORD),
+    ("content: The deploy token is set with `export DEPLOY=%s` in the runner.", KEY),
+    ('content: The db password is set with `export PGPASSWORD="%s"` in the runner.', PASSWORD),
+    ("content: The secret rotation job runs `vault kv put secret/app/db password=%s` nightly.", "Summer2024!x"),
+    ("content: The staging password is `%s` for now.", "Tr0ub(4dor)!x"),
     ('content: The redis password is set by `redis.Redis(host, 6379, 0, "%s")` in the worker.', "hunter2x!"),
 ]
 
@@ -111,7 +120,7 @@ def test_a_secret_inside_quoted_code_is_still_one(template: str, secret: str) ->
 
 
 @settings(max_examples=100, derandomize=True)
-@given(st.integers(0, 2**32), st.sampled_from([template for template, _ in TWINS[:-1]]))
+@given(st.integers(0, 2**32), st.sampled_from([template for template, secret in TWINS if secret == KEY]))
 def test_any_generated_key_inside_quoted_code_is_found(seed: int, template: str) -> None:
     rnd = random.Random(seed)
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -158,6 +167,8 @@ def test_code_values_of_code(value: str, literals: list[str]) -> None:
         "f(a))",
         "{ x: 1 ]",  # unbalanced
         "f(a) # comment",  # a character code spans here do not use
+        "Tr0ub(4dor)!",  # a password with brackets: no space, no ".", no literal, and names that are not plain
+        "P@ss(w0rd)",
     ],
 )
 def test_code_values_of_anything_else(value: str) -> None:
