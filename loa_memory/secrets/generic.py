@@ -8,7 +8,8 @@ need the length and character mix of a generated key. Fails: ``password: hunter2
 Passes: ``password: ${DB_PASSWORD}``, ``export GITHUB_TOKEN``, ``GITHUB_TOKEN is required``,
 ``max_tokens: 4096``, ``secretName: db-credentials``, ``password=args.password``.
 
-``assignments`` reads the values and ``names`` rates the name. Public keys, data-structure keys
+``assignments`` reads the values and ``names`` rates the name. A value in a Markdown code span that reads as
+code (``token with `set(token, forKey: "refreshToken")` ``) is judged by the literals it holds (``code``). Public keys, data-structure keys
 (``cache key: ...``) and YAML tags (``!secret db_password``) are not secrets.
 """
 
