@@ -9,8 +9,8 @@ Passes: ``password: ${DB_PASSWORD}``, ``export GITHUB_TOKEN``, ``GITHUB_TOKEN is
 ``max_tokens: 4096``, ``secretName: db-credentials``, ``password=args.password``.
 
 ``assignments`` reads the values and ``names`` rates the name. A value in a Markdown code span that reads as
-code (``token with `set(token, forKey: "refreshToken")` ``) is judged by the literals it holds (``code``). Public keys, data-structure keys
-(``cache key: ...``) and YAML tags (``!secret db_password``) are not secrets.
+code (``token with `set(token, forKey: "refreshToken")` ``) is judged by the literals it holds (``code``).
+Public keys, data-structure keys (``cache key: ...``) and YAML tags (``!secret db_password``) are not secrets.
 """
 
 from __future__ import annotations
