@@ -61,6 +61,19 @@ CODE_IN_PROSE = [
     'content: The db password comes from `connect("db.internal:5432", "us-east-1", "replica_02")` in the worker.',
     "content: The access token is in `localStorage['auth.v1.accessToken']`, which any XSS can read.",
     "content: Rotate the token with `gh auth refresh -h github.com -s repo,workflow` after the scope change.",
+    "content: The Rails app reads the key via `Rails.application.credentials.dig(:aws, :secret_access_key)` in the"
+    " initializer.",
+    'content: The token refresh used `lambda token: token.strip().removeprefix("Bearer ")` before verifying.',
+    "content: The password check `if not bcrypt.checkpw(pw.encode(), user.password_hash): raise AuthError()` is"
+    " constant-time.",
+    "content: The API key is validated by `hashlib.sha256(api_key.encode()).hexdigest() in KEY_HASHES` so keys are"
+    " never stored.",
+    'content: The secret is injected by `kubectl create secret generic api --from-literal=token="$API_TOKEN"` in CI.',
+    'content: The session secret comes from `app.config["SECRET_KEY"] = os.urandom(24)` which breaks sessions.',
+    "content: The password hasher is `argon2.PasswordHasher(time_cost=3, memory_cost=65536, parallelism=4)` per OWASP.",
+    "content: The GitHub token scope check is `gh api user -i | grep X-OAuth-Scopes` in the runbook.",
+    "content: The webhook secret is compared using"
+    ' `hmac.compare_digest(sig, hmac.new(WEBHOOK_SECRET, body, "sha256").hexdigest())`.',
     # A code span that is one assignment is read as the value it assigns; a file given to a tool is a reference
     "content: Set the password hashing cost with `BCRYPT_ROUNDS=12` in the env file.",
     "content: The secret key is read from `SECRET_KEY_FILE=/run/secrets/django_key` by the entrypoint.",
@@ -103,6 +116,8 @@ TWINS = [
     ('content: The Rust client loads the key with `std::env::var("API_KEY").unwrap_or("%s".into())` at startup.', KEY),
     ('content: The secret was read from `open("/run/secrets/db_password").read() or "%s"` in the entrypoint.', KEY),
     ('content: The db password was read from `open("/run/secrets/db_password").read() or "%s"`.', PASSWORD),
+    ('content: The secret is injected by `kubectl create secret generic api --from-literal=token="%s"` in CI.', KEY),
+    ('content: The session secret comes from `app.config["SECRET_KEY"] = "%s"`, the same on every worker.', KEY),
     ("content: The deploy token is set with `export DEPLOY=%s` in the runner.", KEY),
     ('content: The db password is set with `export PGPASSWORD="%s"` in the runner.', PASSWORD),
     ("content: The secret rotation job runs `vault kv put secret/app/db password=%s` nightly.", "Summer2024!x"),
