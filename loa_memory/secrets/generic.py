@@ -116,8 +116,11 @@ def _values(texts: Texts, ks: int, ke: int) -> Iterator[tuple[str, int, int, boo
 
 
 def _is_verb_gap(between: str) -> bool:
-    """Words between a bare "pass" and its value make it the verb: "pass an explicit allow-list such as `...`"."""
-    return any(w.lower() not in ("is", "was", "value") for w in re.findall(r"[A-Za-z]+", between))
+    """Words between a bare "pass" and its value make it the verb: "pass an explicit allow-list such as `...`";
+    but "pass for the wifi: ..." and "pass on the bastion is ..." say what the pass opens."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", between)]
+    return bool(words) and words[0] not in ("for", "on", "of", "at") and any(
+        w not in ("is", "was", "value") for w in words)
 
 
 def _code_span_value(text: str, value: str, vs: int, quoted: bool,

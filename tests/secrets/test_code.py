@@ -147,7 +147,13 @@ def test_any_generated_key_inside_quoted_code_is_found(seed: int, template: str)
 def test_pass_the_verb_is_not_a_password_name() -> None:
     assert scan_text("Always pass the raw body such as `hmac.new(b, msg=body)` to the check, not the parsed one.") == []
     assert scan_text("pass an explicit list such as 'RS256,ES256' to the verify call") == []
-    for text in (f"pass: {PASSWORD}", f"user admin, pass {PASSWORD}", f"the pass is {PASSWORD}"):
+    for text in (
+        f"pass: {PASSWORD}",
+        f"user admin, pass {PASSWORD}",
+        f"the pass is {PASSWORD}",
+        f"the pass for the wifi: {PASSWORD}",
+        f"pass on the bastion is {PASSWORD}",
+    ):
         assert [h.kind for h in scan_text(text)] == ["password"], text
 
 
