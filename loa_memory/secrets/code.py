@@ -12,6 +12,7 @@ no brackets: ``git rm --cached .env``) is judged as a whole, as before.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cache
 
@@ -92,18 +93,22 @@ def looks_generated(value: str) -> bool:
     if all(c in "0123456789abcdefABCDEF-" for c in value):
         return len(value) >= 32
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    return mixed or len({c for c in value if not c.isalnum()}) >= 3
+    if mixed or len({c for c in value if not c.isalnum()}) >= 3:
+        return True
+    # One case (base36, "k3j5h2g8f9d7s6a4q1w2"): digits fall among the letters, not as a counter at the end.
+    alnum = [c.isdigit() for c in value if c.isalnum()]
+    return len(alnum) >= 20 and sum(a != b for a, b in itertools.pairwise(alnum)) >= len(alnum) // 5
 
 
 @cache
 def _re_name_path() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z_]\w*(?:[.:/-][A-Za-z_]\w*)*")
+    return re.compile(r"[A-Za-z_]\w*(?:[.:/-](?:[A-Za-z_]\w*|\d+))*")
 
 
 def _is_name_path(value: str) -> bool:
     """A path of names, each words with an optional counter: ``auth.v1.accessToken``, ``X-Api-Key-V2``."""
     return bool(_re_name_path().fullmatch(value)) and all(
-        _is_words(part.rstrip("0123456789")) for part in re.split(r"[.:/-]", value)
+        part.isdigit() or _is_words(part.rstrip("0123456789")) for part in re.split(r"[.:/-]", value)
     )
 
 
