@@ -187,7 +187,8 @@ def _is_strong(value: str) -> bool:
 
 @cache
 def _re_quick_separator() -> re.Pattern[str]:
-    return re.compile(r"[:=]|->| (?:is|was|are|to|of) ")
+    # " `": code quoted in prose ("stored with `set(token, ...)`"), which the code-span reading then judges.
+    return re.compile(r"[:=]|->| (?:(?:is|was|are|to|of) |`)")
 
 
 def may_assign(low: str, pos: int, min_len: int) -> bool:
@@ -201,7 +202,8 @@ def may_assign(low: str, pos: int, min_len: int) -> bool:
         return False
     for tok in seg[sep.end():].split():
         tok = tok.strip("\"'`,;")
-        if len(tok) >= min_len and not tok.isalpha():
+        # Letters only count from 16 on: a generated key without a digit (one in forty of 21 base62 characters).
+        if len(tok) >= min_len and (not tok.isalpha() or len(tok) >= 16):
             return True
     return False
 

@@ -8,16 +8,19 @@ need the length and character mix of a generated key. Fails: ``password: hunter2
 Passes: ``password: ${DB_PASSWORD}``, ``export GITHUB_TOKEN``, ``GITHUB_TOKEN is required``,
 ``max_tokens: 4096``, ``secretName: db-credentials``, ``password=args.password``.
 
-``assignments`` reads the values and ``names`` rates the name. Public keys, data-structure keys
-(``cache key: ...``) and YAML tags (``!secret db_password``) are not secrets.
+``assignments`` reads the values and ``names`` rates the name. A value in a Markdown code span that reads as
+code (``token with `set(token, forKey: "refreshToken")` ``) is judged by the literals it holds (``code``).
+Public keys, data-structure keys (``cache key: ...``) and YAML tags (``!secret db_password``) are not secrets.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from loa_memory.secrets.assignments import assigned_values, is_bare_value_next, is_pair_name, key_span, may_assign
+from loa_memory.secrets.code import assignment_value, code_values, looks_generated, looks_like_password
 from loa_memory.secrets.detector import Detector, Found, Texts
 from loa_memory.secrets.names import DENY_SEGMENTS, PASSWORD_WORDS, key_segments, key_strength
 from loa_memory.secrets.values import (
@@ -39,9 +42,15 @@ def _re_yaml_tag() -> re.Pattern[str]:
     return re.compile(r"![A-Za-z_]+(?:[.:][A-Za-z_]+)?")
 
 
+@cache
+def _re_file_argument() -> re.Pattern[str]:
+    # A file given to a tool: "vault kv put secret/db password=@pw.txt", "curl -d @body.json".
+    return re.compile(r"@[\w.~-]*(?:/[\w.-]+)*\.[A-Za-z]\w{0,7}")
+
+
 def _is_reference(v: str, quoted: bool) -> bool:
     """A value that points at the secret instead of holding it, or a public key."""
-    if v.startswith(_PUBLIC_KEY_PREFIXES):
+    if v.startswith(_PUBLIC_KEY_PREFIXES) or _re_file_argument().fullmatch(v):
         return True
     return not quoted and (v.startswith(("$", "%")) or bool(_re_yaml_tag().fullmatch(v)))
 
@@ -81,12 +90,53 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
     if any(seg in DENY_SEGMENTS or (seg in ("pass", "passes", "passed", "passing", "bypass", "passport")
            and word != "pass") for seg in segs):
         return None
-    for value, vs, ve, quoted, prose in assigned_values(texts, ks, ke):
+    bare_pass = word == "pass" and (ks, ke) == (s, e)
+    for value, vs, ve, quoted, prose in _values(texts, ks, ke):
         if word == "pass" and not quoted and _re_keyword_argument().match(value):
             continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
-        if is_password_value(value, quoted, prose):
+        # "pass an allow-list such as `...`" is the verb: only a generated literal in the code it passes counts
+        verb = bare_pass and _is_verb_gap(text[ke:vs])
+        code = _code_span_value(text, value, vs, quoted, looks_generated if verb else looks_like_password)
+        if code:
+            return Found("password", code[0], code[1])
+        if code is None and not verb and is_password_value(value, quoted, prose):
             return Found("password", vs, ve)
     return None
+
+
+def _values(texts: Texts, ks: int, ke: int) -> Iterator[tuple[str, int, int, bool, bool]]:
+    """``assigned_values``, with a code span that is one assignment (`BCRYPT_ROUNDS=12`) read as its value."""
+    text = texts.text
+    for value, vs, ve, quoted, prose in assigned_values(texts, ks, ke):
+        inner = assignment_value(value) if quoted and vs > 0 and text[vs - 1] == "`" else None
+        if inner is None:
+            yield value, vs, ve, quoted, prose
+        else:
+            yield value[inner[0]:inner[1]], vs + inner[0], vs + inner[1], inner[2], prose
+
+
+def _is_verb_gap(between: str) -> bool:
+    """Words between a bare "pass" and its value make it the verb: "pass an explicit allow-list such as `...`";
+    but "pass for the wifi: ..." and "pass on the bastion is ..." say what the pass opens."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", between)]
+    return bool(words) and words[0] not in ("for", "on", "of", "at") and any(
+        w not in ("is", "was", "value") for w in words)
+
+
+def _code_span_value(text: str, value: str, vs: int, quoted: bool,
+                     judge: Callable[[str], bool] = looks_generated) -> tuple[int, int] | tuple[()] | None:
+    """For a value in a Markdown code span that reads as code (``code.code_values``): the span of the first value
+    in it that ``judge`` finds secret, or () when it holds none (code that names a secret without holding one);
+    None for any other value, which is judged as a whole."""
+    if not quoted or vs == 0 or text[vs - 1] != "`":
+        return None
+    spans = code_values(value)
+    if spans is None:
+        return None
+    for ls, le in spans:
+        if judge(value[ls:le]):
+            return vs + ls, vs + le
+    return ()
 
 
 @cache
@@ -106,18 +156,26 @@ def _re_colon_hex() -> re.Pattern[str]:
     return re.compile(r"(?:[0-9A-Fa-f]{2}:){15,}[0-9A-Fa-f]{2}")
 
 
+@cache
+def _re_image_ref() -> re.Pattern[str]:
+    # Registry and repository names are lower-case (Docker requires it), unlike a base64 key's "/" runs.
+    return re.compile(r"[a-z0-9.-]+(?:/[a-z0-9._-]+)+(?::[\w.-]{1,128})?(?:@sha256:[0-9a-f]{64})?")
+
+
 def _is_secret_value(value: str, strength: int, quoted: bool) -> bool:
     v = value.strip()
     if len(v) < 8 or len(v) > 512 or is_placeholder(v) or v[0] in "/~" or "://" in v or _is_reference(v, quoted):
         return False
     if v.lower().startswith(("sha256:", "sha1:", "sha512:", "md5:", "arn:", "projects/", "./")):
         return False  # a digest or an SSH key fingerprint (SHA256:..., MD5:aa:bb:...), both public
-    if _re_colon_hex().fullmatch(v):
-        return False  # a fingerprint printed as colon-separated hex
+    if _re_colon_hex().fullmatch(v) or _re_image_ref().fullmatch(v):
+        return False  # a fingerprint printed as colon-separated hex; a container image (ghcr.io/acme/auth:v2.1)
     if _re_email_like().match(v):
         return False
     if not quoted and is_code_reference(v):
         return False
+    if any(c.isspace() for c in v):
+        return False  # a generated key has no space: this is a phrase, a command or code
     hexish = all(c in "0123456789abcdefABCDEF-" for c in v)
     if hexish and strength < 2:
         return False
@@ -165,14 +223,21 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
         return None  # the password detector owns these names
     segs = key_segments(text[ks:ke])
     if segs and segs[-1] in ("creds", "credentials", "login", "logins"):
-        for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-            if is_password_value(value, quoted, True) and not value.isalpha():
+        for value, vs, ve, quoted, _prose in _values(texts, ks, ke):
+            code = _code_span_value(text, value, vs, quoted, looks_like_password)
+            if code:
+                return Found("password", code[0], code[1])
+            if code is None and is_password_value(value, quoted, True) and not value.isalpha():
                 return Found("password", vs, ve)
     strength = key_strength(texts, ks, ke)
     if strength == 0:
         return None
-    for value, vs, ve, quoted, _prose in assigned_values(texts, ks, ke):
-        if _is_secret_value(value, strength, quoted):
+    for value, vs, ve, quoted, _prose in _values(texts, ks, ke):
+        code = _code_span_value(text, value, vs, quoted)
+        if code is not None:
+            if code:
+                return Found(_refine_kind(texts, ks, text[code[0]:code[1]]), code[0], code[1])
+        elif _is_secret_value(value, strength, quoted):
             return Found(_refine_kind(texts, ks, value), vs, ve)
     return None
 
