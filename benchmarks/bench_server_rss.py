@@ -10,11 +10,14 @@ process's VmRSS is read from /proc for every process of this run that runs ``-m 
 ``XDG_RUNTIME_DIR`` (so its own server sockets), and a process counts when its environment carries that folder,
 so servers of other sessions on the machine are left out. ``server status`` of each repository is reported too.
 
+``--fresh`` skips the `index` and points the user's vector cache at an empty folder: the repositories are
+embedded in the background while they are used (background `index` processes and the server); the report then
+also says when that was done, and the highest total seen meanwhile (sampled every 0.5 s) is reported either way.
 ``--baseline PYTHON`` runs the same steps first with another installation (e.g. the previous release's virtual
 environment), in the same run, for comparison.
 
-Run: python benchmarks/bench_server_rss.py [--memories 150] [--rounds 3] [--baseline /path/to/python]
-     → prints the table and writes benchmarks/reports/server-rss.md (or --report PATH)
+Run: python benchmarks/bench_server_rss.py [--memories 150] [--rounds 3] [--baseline /path/to/python] [--fresh]
+     → prints the table and writes benchmarks/reports/server-rss.md (server-rss-fresh.md; or --report PATH)
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -67,14 +71,49 @@ def _ours(runtime: Path) -> list[tuple[int, str, int]]:
     return sorted(found)
 
 
-def measure(python: str, roots: list[Path], queries: list[str], rounds: int) -> dict[str, Any]:
-    """Use the three repositories with ``python``'s loa-memory and sum what its background processes hold."""
+class _Peak(threading.Thread):
+    """The highest sum of this run's processes' RSS, sampled every half second."""
+
+    def __init__(self, runtime: Path) -> None:
+        super().__init__(daemon=True)
+        self.runtime, self.peak, self.done = runtime, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.5):
+            self.peak = max(self.peak, sum(rss for _pid, _cmd, rss in _ours(self.runtime)))
+
+
+def _caught_up(python: str, roots: list[Path], env: dict[str, str], runtime: Path, seconds: float = 900) -> float:
+    """Wait until every repository has all its vectors and no background `index` runs; how long it took."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        waiting = sum(
+            int(json.loads(_run(python, root, env, "search", "x", "--format", "json").stdout).get("not_embedded", 0))
+            for root in roots
+        )
+        if not waiting and not any(" index " in f" {cmd} " for _pid, cmd, _rss in _ours(runtime)):
+            break
+        time.sleep(2)
+    return time.monotonic() - started
+
+
+def measure(python: str, roots: list[Path], queries: list[str], rounds: int, fresh: bool) -> dict[str, Any]:
+    """Use the three repositories with ``python``'s loa-memory and sum what its background processes hold
+    (``fresh``: not indexed first, and an empty vector cache, so everything is embedded in the background)."""
     runtime = Path(tempfile.mkdtemp(prefix="lmrss", dir="/tmp"))  # short: a socket path has ~100 bytes
     env = {k: v for k, v in os.environ.items() if k not in ("LOA_MEMORY_SERVER", "CI", "LOA_MEMORY_BACKGROUND")}
     env["XDG_RUNTIME_DIR"] = str(runtime)
+    if fresh:
+        env["LOA_MEMORY_VECTOR_CACHE"] = str(runtime / "vectors")
+    peak = _Peak(runtime)
+    peak.start()
+    caught_up = 0.0
     try:
         for root in roots:
-            _run(python, root, {**env, "LOA_MEMORY_SERVER": "off"}, "index", "--quiet")
+            if fresh:
+                shutil.rmtree(root / ".loa", ignore_errors=True)
+            else:
+                _run(python, root, {**env, "LOA_MEMORY_SERVER": "off"}, "index", "--quiet")
         commands = 0
         for turn in range(rounds):
             for n, root in enumerate(roots):
@@ -89,6 +128,8 @@ def measure(python: str, roots: list[Path], queries: list[str], rounds: int) -> 
                     for root in roots
                 ):
                     time.sleep(0.5)
+        if fresh:
+            caught_up = _caught_up(python, roots, env, runtime)
         time.sleep(2)  # anything the last command started in the background has begun
         processes = _ours(runtime)
         statuses = [
@@ -102,8 +143,11 @@ def measure(python: str, roots: list[Path], queries: list[str], rounds: int) -> 
             "statuses": statuses,
             "commands": commands,
             "total_mb": sum(rss for _pid, _cmd, rss in processes) / 2**20,
+            "peak_mb": peak.peak / 2**20,
+            "caught_up_s": caught_up,
         }
     finally:
+        peak.done.set()
         for pid, _cmd, _rss in _ours(runtime):  # a server `server stop` did not reach: only this run's
             with __import__("contextlib").suppress(OSError):
                 os.kill(pid, 15)
@@ -121,6 +165,10 @@ def _describe(result: dict[str, Any], label: str) -> list[str]:
     ]
     lines += [f"| {pid} | `{cmd}` | {rss / 2**20:.0f} MB |" for pid, cmd, rss in result["processes"]]
     lines += [f"| **total** | {len(result['processes'])} processes | **{result['total_mb']:.0f} MB** |", ""]
+    lines.append(f"Highest total while it ran (sampled every 0.5 s): {result['peak_mb']:.0f} MB.")
+    if result["caught_up_s"]:
+        lines.append(f"Every entry embedded and no background `index` left after {result['caught_up_s']:.0f} s.")
+    lines.append("")
     pids = {status.get("pid") for status in result["statuses"] if status.get("running")}
     lines.append(
         f"`server status` in the three repositories: {len(pids)} server process(es), "
@@ -135,8 +183,16 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=150, help="memories per repository (of the 400)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", help="another installation's python, measured first in the same run")
-    parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "server-rss.md")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="no `index` first and an empty vector cache: the "
+        "repositories are embedded in the background while they are used",
+    )
+    parser.add_argument("--report", type=Path, help="default: benchmarks/reports/server-rss.md (-fresh.md)")
     args = parser.parse_args()
+    reports = Path(__file__).parent / "reports"
+    args.report = args.report or reports / ("server-rss-fresh.md" if args.fresh else "server-rss.md")
     memories = load_jsonl(DATA / "memories.jsonl")
     queries = [str(q["query"]) for q in load_jsonl(DATA / "queries.jsonl")][:12]
     base = Path(tempfile.mkdtemp(prefix="loa-bench-rss-"))
@@ -146,8 +202,8 @@ def main() -> None:
     try:
         for n, root in enumerate(roots):
             seed(root, memories[n * step : n * step + args.memories])
-        baseline = measure(args.baseline, roots, queries, args.rounds) if args.baseline else None
-        result = measure(sys.executable, roots, queries, args.rounds)
+        baseline = measure(args.baseline, roots, queries, args.rounds, args.fresh) if args.baseline else None
+        result = measure(sys.executable, roots, queries, args.rounds, args.fresh)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     after = os.getloadavg()
@@ -157,10 +213,15 @@ def main() -> None:
         "",
         f"`python benchmarks/bench_server_rss.py --memories {args.memories} --rounds {args.rounds}"
         + (" --baseline PYTHON" if baseline else "")
-        + f"`: {REPOSITORIES} git repositories of "
-        f"{args.memories} memories each (benchmarks/data/retrieval), indexed, then `search` and `recall` "
-        f"{args.rounds} times in each with the warm server enabled; the resident memory of every loa-memory "
-        "process left running, summed.",
+        + (" --fresh" if args.fresh else "")
+        + f"`: {REPOSITORIES} git repositories of {args.memories} memories each (benchmarks/data/retrieval), "
+        + (
+            "not indexed and with an empty vector cache (embedded in the background while in use)"
+            if args.fresh
+            else "indexed"
+        )
+        + f", then `search` and `recall` {args.rounds} times in each with the warm server enabled; the resident "
+        "memory of every loa-memory process left running, summed.",
         "",
         f"**This installation: {result['total_mb']:.0f} MB** in {len(result['processes'])} process(es) "
         f"({verdict} the {TARGET_MB} MB target)"

@@ -174,6 +174,7 @@ def _loop(
                 "forget_seconds": forget,
                 "socket": shown,
                 "rss_bytes": resident_bytes(),
+                "stopping": stopping.is_set(),
                 "repositories": worker.repositories_status(),
             }
             if op == "status":
@@ -206,8 +207,9 @@ def _loop(
 
 
 def running() -> dict[str, Any] | None:
-    """The status of this user's server, or None when none answers."""
-    return protocol.ask({"op": "status"}, timeout=5.0)
+    """The status of this user's server, or None when none answers (or it is stopping: it takes no command)."""
+    status = protocol.ask({"op": "status"}, timeout=5.0)
+    return None if status is None or status.get("stopping") else status
 
 
 def stop() -> dict[str, Any] | None:

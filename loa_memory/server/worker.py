@@ -202,10 +202,19 @@ def handle(request: Request, run: Runner) -> dict[str, Any]:
     out, err = _Stream(request.stdout_tty), _Stream(request.stderr_tty)
     try:
         with _as_client(request, out, err):
-            code = contextvars.Context().run(run, list(request.argv))
+            code = contextvars.Context().run(_as_served, run, list(request.argv))
     except OSError as error:  # its working directory is gone, say: let the client run it and report
         return {"decline": str(error)}
     return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+def _as_served(run: Runner, argv: list[str]) -> int:
+    """Run a command as the server's: entries it leaves without a vector are embedded by the server between
+    commands (one model for all repositories), not by a background `index` of its own."""
+    from loa_memory.search import background
+
+    with background.server_embeds():
+        return run(argv)
 
 
 class _Stream(io.StringIO):

@@ -320,3 +320,31 @@ def test_stop_stops_the_server_of_every_repository(served: Cli, tmp_path: Path) 
     done = run(other.root, "server", "stop")
     assert done.stdout == f"stopped the server (pid {pid}, 1 commands answered, 2 repositories)\n"
     assert status(served.root)["running"] is False
+
+
+def test_served_commands_leave_their_missing_vectors_to_the_server(
+    loa: Cli, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `index` process per repository (each would load a model of its own): the server embeds the rest."""
+    monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "spawn")
+    config = loa.root / ".loa.config.yaml"  # a budget of 0 s: no command embeds before answering
+    config.write_text(
+        config.read_text().replace(
+            "  retrieval:\n", "  retrieval:\n    eager_embed_seconds: 0\n    embedder: hashing\n", 1
+        )
+    )
+    for n in range(6):
+        assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port of {n}").exit_code == 0
+    assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
+    try:
+        left = []
+        deadline = time.monotonic() + 60
+        while not left or (left[-1] and time.monotonic() < deadline):
+            done = run(loa.root, "search", "which port", "--mode", "hybrid", "--format", "json")
+            assert done.returncode == 0, done.stderr
+            left.append(int(json.loads(done.stdout)["not_embedded"]))
+            time.sleep(0.2)
+        assert left[-1] == 0 and status(loa.root)["requests"] == len(left)  # all served
+        assert not (loa.root / ".loa" / "embed.log").exists()  # and no `index` was started
+    finally:
+        run(loa.root, "server", "stop")
