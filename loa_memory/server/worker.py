@@ -62,6 +62,7 @@ class _Repository:
     last: float = field(default_factory=time.monotonic)
     kept: bool = True
     backlog: bool = True
+    catching_up: bool = False  # the last background step left more to embed
 
 
 class Worker(threading.Thread):
@@ -107,8 +108,7 @@ class Worker(threading.Thread):
                 if waiting is not None:
                     with memo.scope(waiting):
                         more = _embed_some(waiting)
-                    self._embedded(waiting, more)
-                    if not more:  # caught up there: the batches' buffers are free, give them back
+                    if self._embedded(waiting, more):  # caught up after batches: their buffers are free, give them back
                         _give_back_memory()
                 continue
             if job is None:
@@ -141,12 +141,16 @@ class Worker(threading.Thread):
         with self._known:
             return next((root for root, known in self.repositories.items() if known.backlog), None)
 
-    def _embedded(self, root: Path, more: bool) -> None:
+    def _embedded(self, root: Path, more: bool) -> bool:
+        """Note a step of background embedding; True when it ends a run of several (a catch-up, not a look)."""
         with self._known:
             known = self.repositories.pop(root, None)
-            if known is not None:
-                known.backlog = known.backlog and more
-                self.repositories[root] = known  # to the back of the line: the others' turn
+            if known is None:
+                return False
+            known.backlog = known.backlog and more
+            self.repositories[root] = known  # to the back of the line: the others' turn
+            ended, known.catching_up = known.catching_up and not more, more
+            return ended
 
     def _forget_idle(self) -> None:
         now = time.monotonic()
