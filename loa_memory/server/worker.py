@@ -192,7 +192,7 @@ def _give_back_memory() -> None:
     import gc
 
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
+    with contextlib.suppress(OSError, AttributeError, TypeError):  # no glibc: nothing to trim
         ctypes.CDLL(None).malloc_trim(0)
 
 
