@@ -348,3 +348,23 @@ def test_served_commands_leave_their_missing_vectors_to_the_server(
         assert not (loa.root / ".loa" / "embed.log").exists()  # and no `index` was started
     finally:
         run(loa.root, "server", "stop")
+
+
+@pytest.mark.parametrize(("client", "served"), [({}, "1"), ({"OMP_NUM_THREADS": "4"}, "4")])
+def test_a_served_command_gets_the_blas_threads_it_would_get_in_its_own_process(
+    tmp_path: Path, client: dict[str, str], served: str
+) -> None:
+    """A read command sets one BLAS/ONNX thread for itself unless the user chose (``main``); the server does the
+    same for each command, so every command uses the model session it warmed up rather than loading a second one
+    for another thread count."""
+    import io
+
+    from loa_memory.server import worker
+
+    request = worker.Request(
+        ("search", "x"), tmp_path, str(tmp_path), {"PATH": os.environ.get("PATH", ""), **client}, None
+    )
+    before = dict(os.environ)
+    with worker._as_client(request, io.StringIO(), io.StringIO()):
+        assert os.environ["OMP_NUM_THREADS"] == served and "OPENBLAS_NUM_THREADS" in os.environ
+    assert dict(os.environ) == before
