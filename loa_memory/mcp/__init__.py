@@ -22,8 +22,11 @@ def _sdk_missing(exc: ImportError) -> ConfigError:
         problem = "the MCP SDK (the `mcp` package) is not installed"
     else:
         major = installed.split(".", 1)[0]
-        problem = (f"mcp {installed} is installed and loa-memory needs mcp>=2" if major.isdigit() and int(major) < 2
-                   else f"the MCP SDK cannot be imported ({exc})")
+        problem = (
+            f"mcp {installed} is installed and loa-memory needs mcp>=2"
+            if major.isdigit() and int(major) < 2
+            else f"the MCP SDK cannot be imported ({exc})"
+        )
     return ConfigError(f"`loa-memory mcp` cannot start: {problem}", hint=f"install loa-memory[mcp]: {INSTALL_HINT}")
 
 
