@@ -1,4 +1,4 @@
-"""The ``loa-memory`` entry point: read commands go to the repository's warm server when one runs.
+"""The ``loa-memory`` entry point: read commands go to the user's warm server when one runs.
 
 A fresh process pays about 0.3 s at 10,000 entries before it can answer a search: Python, click, numpy
 and Whoosh imports, the grimoire's parse cache, the index and the vectors. The warm server
@@ -6,9 +6,9 @@ and Whoosh imports, the grimoire's parse cache, the index and the vectors. The w
 file changed since (``store/cache/memo.py``), and answers in a few tens of milliseconds, so a served command
 costs a Python start plus one round trip on a Unix socket. This module is what runs first: it imports
 nothing heavy, hands ``search``, ``recall``, ``why``, ``show`` and ``list`` to the server if one is
-listening, and otherwise runs the command here, then starts a server for the next ones (never with
-``LOA_MEMORY_SERVER=off``; under CI it exits after 2 idle minutes instead of 15). Everything else always
-runs here.
+listening (one per user, for all of its repositories), and otherwise runs the command here, then starts a
+server for the next ones (never with ``LOA_MEMORY_SERVER=off``; under CI it exits after 2 idle minutes
+instead of 15). Everything else always runs here.
 """
 
 from __future__ import annotations
@@ -42,9 +42,11 @@ def main() -> None:
             stdin = sys.stdin.read(MAX_STDIN_CHARS + 1)  # more than that: run here, where the command says so
         answer = None
         if stdin is None or len(stdin) <= MAX_STDIN_CHARS:
-            answer = ask(root, {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin,
-                                "tty": {"stdout": _isatty(sys.stdout), "stderr": _isatty(sys.stderr)}},
-                         timeout=ANSWER_SECONDS)
+            tty = {"stdout": _isatty(sys.stdout), "stderr": _isatty(sys.stderr)}
+            answer = ask(
+                {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin, "tty": tty},
+                timeout=ANSWER_SECONDS,
+            )
         if answer is not None and "code" in answer:
             sys.stdout.write(answer["stdout"])
             sys.stderr.write(answer["stderr"])

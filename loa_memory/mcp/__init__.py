@@ -22,8 +22,11 @@ def _sdk_missing(exc: ImportError) -> ConfigError:
         problem = "the MCP SDK (the `mcp` package) is not installed"
     else:
         major = installed.split(".", 1)[0]
-        problem = (f"mcp {installed} is installed and loa-memory needs mcp>=2" if major.isdigit() and int(major) < 2
-                   else f"the MCP SDK cannot be imported ({exc})")
+        problem = (
+            f"mcp {installed} is installed and loa-memory needs mcp>=2"
+            if major.isdigit() and int(major) < 2
+            else f"the MCP SDK cannot be imported ({exc})"
+        )
     return ConfigError(f"`loa-memory mcp` cannot start: {problem}", hint=f"install loa-memory[mcp]: {INSTALL_HINT}")
 
 
@@ -35,11 +38,13 @@ def serve(root: Path, world: str | None = None) -> None:
         if exc.name and (exc.name == "mcp" or exc.name.startswith("mcp.") or exc.name == "pydantic"):
             raise _sdk_missing(exc) from None
         raise
+    from loa_memory.search.embed import onnx_embed
     from loa_memory.server.protocol import one_blas_thread
     from loa_memory.store.cache import memo
     from loa_memory.write.add import session_id
 
     one_blas_thread()  # query-time work only
+    onnx_embed.lean()  # a long-lived process: what one embedding batch used is not kept for the session
     memo.enable()  # a long-lived process: reuse what was loaded while its files are unchanged
     session_id()  # one generated session for the whole process: tools run in copies of this context
     run_stdio(build_server(root, world))

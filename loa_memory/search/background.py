@@ -8,11 +8,17 @@ and a command that sees the lock taken starts nothing. What it prints goes to ``
 
 ``LOA_MEMORY_BACKGROUND`` chooses: ``spawn`` (the default), ``inline`` (embed everything before answering, as
 a test or a script that wants the final ranking does) or ``off`` (answer from what there is, start nothing).
+
+A command the warm server runs (``server_embeds``) starts no `index` for entries: the server embeds what it
+leaves between commands, with the one model it holds for all repositories, instead of a process per repository
+loading a model of its own. It still starts one to prepare a model not built yet (the server never builds one
+while commands wait).
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import subprocess
 import sys
@@ -26,6 +32,24 @@ MODE_ENV = "LOA_MEMORY_BACKGROUND"
 LOCK_NAME = "embed.lock"
 LOG_NAME = "embed.log"
 Mode = Literal["spawn", "inline", "off"]
+
+
+_server_embeds: contextvars.ContextVar[bool] = contextvars.ContextVar("loa_memory_server_embeds", default=False)
+
+
+@contextlib.contextmanager
+def server_embeds() -> Iterator[None]:
+    """Commands run in this context are the warm server's, which embeds what they leave between commands."""
+    token = _server_embeds.set(True)
+    try:
+        yield
+    finally:
+        _server_embeds.reset(token)
+
+
+def left_to_server() -> bool:
+    """True in a command the warm server runs: entries left without a vector are its to embed."""
+    return _server_embeds.get()
 
 
 def mode() -> Mode:

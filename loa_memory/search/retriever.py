@@ -152,7 +152,7 @@ class Retriever:
         if budget and time.monotonic() < self._deadline and self.can_embed():
             done = sidecar.ensure(left[:budget], progress=self.progress, deadline=self._deadline)
             self.embedded_now += done
-        if len(left) > done and spawn:
+        if len(left) > done and spawn and not background.left_to_server():
             self._start_background()
 
     def _start_background(self) -> None:
@@ -270,11 +270,15 @@ def embed_some(config: Config, seconds: float) -> int:
     The warm server calls it between requests, so a grimoire too large to embed before answering catches up
     in the background, a little at a time (each batch is committed to the sidecar at once).
     """
+    from loa_memory.search.embed import is_ready
+
     retriever = Retriever(config, load_grimoire(config))
     sidecar = retriever.sidecar()
     missing = retriever._view(retriever._text_hashes())[3]
     if not missing or background.is_running(config.local_dir):  # an `index` is at it: leave it the cores
         return 0
+    if not is_ready(sidecar.embedder):  # the model is still to be built: a background `index` does that, not a
+        return 0  # server whose commands would wait for it
     sidecar.adopt(missing.items())
     left = [item for item in missing.items() if item[0] not in sidecar]
     limit = max(1, eager_limit(sidecar.embedder, seconds))

@@ -1,4 +1,4 @@
-"""How a command and the warm server meet: one Unix socket per user and repository, a stamp of the code, a request.
+"""How a command and the warm server meet: one Unix socket per user and installation, a stamp of the code, a request.
 
 The client side (``loa_memory.main``) asks with ``ask``; the server (``server/warm.py``) listens on ``socket_path``
 in a folder only its user may enter, and answers requests whose ``stamp`` (``code_stamp``) matches its own.
@@ -77,12 +77,18 @@ def idle_seconds() -> float:
     return CI_IDLE_SECONDS if os.environ.get("CI", "").strip().lower() not in ("", *_OFF) else IDLE_SECONDS
 
 
-def socket_path(root: Path) -> Path:
-    """The server's socket: one per user and repository, in the user's runtime folder."""
+def installation() -> str:
+    """Which loa-memory this is: the Python that runs it and the folder of its package. Two installations (two
+    virtual environments, say) run two servers; each serves every repository of its user."""
+    return f"{sys.executable}|{Path(__file__).parent.parent}"
+
+
+def socket_path() -> Path:
+    """The server's socket: one per user and installation, in the user's runtime folder."""
     import hashlib
 
     base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
-    digest = hashlib.blake2b(str(root.resolve()).encode(), digest_size=10).hexdigest()
+    digest = hashlib.blake2b(installation().encode(), digest_size=10).hexdigest()
     return Path(base) / f"loa-memory-{os.getuid()}" / f"{digest}.sock"
 
 
@@ -96,11 +102,11 @@ def private(folder: Path) -> bool:
 
 
 @contextlib.contextmanager
-def socket_folder(root: Path, *, create: bool) -> Iterator[tuple[int, str]]:
+def socket_folder(*, create: bool) -> Iterator[tuple[int, str]]:
     """The server's folder, opened once and checked on the descriptor, and the socket's address through it
     (``/proc/self/fd/N/<name>.sock``: no lookup of the folder's name again). ``NotPrivate`` or ``OSError``
     when the folder is missing (and not ``create``), someone else's, open to others or a symlink."""
-    path = socket_path(root)
+    path = socket_path()
     fd = open_private_dir(path.parent, create=create)
     try:
         yield fd, f"{fd_path(fd)}/{path.name}"
@@ -130,18 +136,18 @@ def code_stamp() -> str:
             if name.endswith((".py", ".json")):
                 count += 1
                 newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
-    return f"{__version__}|{sys.executable}|{package}|{count}|{newest}"
+    return f"{__version__}|{installation()}|{count}|{newest}"
 
 
-def ask(root: Path, request: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any] | None:
-    """The server's answer to ``request``, or None when no server answers (or it declined)."""
+def ask(request: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any] | None:
+    """The user's server's answer to ``request``, or None when no server answers (or it declined)."""
     if not hasattr(socket, "AF_UNIX"):
         return None
     request = {**request, "stamp": code_stamp()} if "op" not in request else request
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(2.0)
-            with socket_folder(root, create=False) as (_fd, address):
+            with socket_folder(create=False) as (_fd, address):
                 conn.connect(address)
             if peer_uid(conn) not in (None, os.getuid()):
                 return None  # a server of another user: never tell it anything
@@ -175,18 +181,27 @@ def receive(conn: socket.socket, *, limit: int | None = MAX_REQUEST_BYTES, secon
         chunks.append(chunk)
 
 
-def spawn(root: Path, idle: float = IDLE_SECONDS) -> None:
-    """Start a server for ``root`` in the background (it exits at once if another one runs)."""
-    import contextlib
+def spawn(root: Path | None, idle: float = IDLE_SECONDS, forget: float | None = None) -> None:
+    """Start the user's server in the background, warming ``root`` up first (it exits at once if one runs).
+
+    It runs from ``/`` with ``-P``: it serves every repository of its user, so no repository's folder may be
+    first on its import path (a ``numpy.py`` committed in one would shadow numpy for all), nor hold it open."""
     import subprocess
 
-    folder = socket_path(root).parent
+    folder = socket_path().parent
     if folder.exists() or folder.is_symlink():
         try:
             os.close(open_private_dir(folder, create=False))
         except (NotPrivate, OSError):
             return  # the server would refuse it too
+    where = ["--root", str(root)] if root is not None else []
+    options = ["--idle", str(idle), *(["--forget", str(forget)] if forget is not None else [])]
     with contextlib.suppress(OSError):  # no server: every command still works, only slower
-        subprocess.Popen([sys.executable, "-m", "loa_memory", "--root", str(root), "server", "start",
-                          "--foreground", "--idle", str(idle)], cwd=root, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        subprocess.Popen(
+            [sys.executable, "-P", "-m", "loa_memory", *where, "server", "start", "--foreground", *options],
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )

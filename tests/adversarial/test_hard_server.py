@@ -1,4 +1,4 @@
-"""The warm server is a read server for its own user and repository: malformed, slow, foreign or writing
+"""The warm server is a read server for its own user's repositories: malformed, slow, foreign or writing
 requests are declined, the worker survives them, and the socket folder is never a planted one."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def raw(root: Path, payload: bytes, *, timeout: float = 30.0) -> dict[str, objec
     """Send ``payload`` as it is and read the answer (None when the server closed without one)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(timeout)
-        conn.connect(str(protocol.socket_path(root)))
+        conn.connect(str(protocol.socket_path()))
         with __import__("contextlib").suppress(OSError):
             conn.sendall(payload)
             conn.shutdown(socket.SHUT_WR)
@@ -135,7 +135,7 @@ def test_a_request_over_the_size_limit_is_dropped(served: Cli) -> None:
 
 def test_a_slow_sender_holds_up_nobody(served: Cli) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as slow:
-        slow.connect(str(protocol.socket_path(served.root)))
+        slow.connect(str(protocol.socket_path()))
         slow.sendall(b'{"argv": ["sea')  # and nothing more: the server must not wait on it
         started = time.monotonic()
         served_search_works(served.root)
@@ -164,11 +164,26 @@ def test_the_server_runs_only_read_commands(served: Cli, argv: list[str]) -> Non
     assert not (served.root / ".loa" / "usage.jsonl").exists()
 
 
-def test_the_server_answers_for_its_own_repository_only(served: Cli, tmp_path: Path) -> None:
+def test_the_server_answers_for_repositories_of_its_user_and_nowhere_else(served: Cli, tmp_path: Path) -> None:
+    """One server per user: another repository of the user is served from its own files (the user could run
+    the command there anyway); a folder in no repository, or one that is gone, is declined."""
     other = make_repo(tmp_path / "other")
     assert Cli(other)("init").exit_code == 0
-    for body in (request(served.root, cwd=str(other)), request(served.root, argv=["--root", str(other), "list"])):
-        assert raw(served.root, body) == {"decline": "another repository"}
+    assert Cli(other)("add", "fact", "Redis holds the sessions", "--summary", "Redis sessions").exit_code == 0
+    for body in (
+        request(served.root, cwd=str(other), argv=["search", "redis"]),
+        request(served.root, argv=["--root", str(other), "list"]),
+    ):
+        answer = raw(served.root, body)
+        assert answer is not None and answer.get("code") == 0, answer
+        assert "Redis sessions" in str(answer["stdout"]) and "PostgreSQL" not in str(answer["stdout"])
+    (tmp_path / "nowhere").mkdir()
+    for body in (
+        request(served.root, cwd=str(tmp_path / "nowhere")),
+        request(served.root, cwd=str(tmp_path / "gone")),
+        request(served.root, argv=["--root", str(tmp_path / "nowhere"), "list"]),
+    ):
+        assert raw(served.root, body) == {"decline": "no repository"}
     served_search_works(served.root)
 
 
@@ -196,7 +211,7 @@ def test_a_planted_socket_folder_is_never_used(loa: Cli, tmp_path: Path, monkeyp
         monkeypatch.setenv("LOA_MEMORY_SERVER", "auto")
         attacker = shared / "attacker"
         attacker.mkdir(mode=0o700)  # private, and ours here: only the symlink gives it away
-        folder = protocol.socket_path(loa.root).parent
+        folder = protocol.socket_path().parent
         folder.symlink_to(attacker, target_is_directory=True)
         done = run(loa.root, "server", "start", "--foreground", "--idle", "5")
         assert done.returncode == 2 and "not private" in done.stderr and "symlink" in done.stderr, done.stderr
@@ -204,21 +219,21 @@ def test_a_planted_socket_folder_is_never_used(loa: Cli, tmp_path: Path, monkeyp
         assert run(loa.root, "list").returncode == 0  # the command runs in its own process instead
         time.sleep(1)
         assert list(attacker.iterdir()) == []  # and starts no server there
-        assert protocol.ask(loa.root, {"op": "status"}, timeout=2) is None
+        assert protocol.ask({"op": "status"}, timeout=2) is None
     finally:
         shutil.rmtree(shared, ignore_errors=True)
 
 
 def test_a_swapped_folder_after_start_does_not_redirect_the_client(served: Cli, runtime: Path) -> None:
     """The client opens the folder once and connects through its descriptor: a symlink swapped in is refused."""
-    folder = protocol.socket_path(served.root).parent
+    folder = protocol.socket_path().parent
     moved = runtime / "moved"
     folder.rename(moved)
     decoy = runtime / "decoy"
     decoy.mkdir(mode=0o700)
     folder.symlink_to(decoy, target_is_directory=True)
     try:
-        assert protocol.ask(served.root, {"op": "status"}, timeout=2) is None
+        assert protocol.ask({"op": "status"}, timeout=2) is None
     finally:
         folder.unlink()
         moved.rename(folder)
@@ -226,7 +241,7 @@ def test_a_swapped_folder_after_start_does_not_redirect_the_client(served: Cli, 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root to act as another local user")
 def test_another_local_user_gets_no_answer(served: Cli) -> None:
-    path = protocol.socket_path(served.root)
+    path = protocol.socket_path()
     path.parent.parent.chmod(0o711)
     path.parent.chmod(0o711)  # opened and checked at start; loosened now only to let the other user reach it
     path.chmod(0o666)

@@ -184,6 +184,16 @@ def _threads() -> int:
 
 
 _LOADED: dict[tuple[ModelName, int], tuple[WordPiece, ort.InferenceSession, int]] = {}
+_arena = True  # ONNX Runtime's CPU arena: keeps the buffers of the largest batch for the next one
+
+
+def lean() -> None:
+    """Sessions opened from now on return their buffers after each run instead of keeping them in an arena: a
+    long-lived process (the warm server) calls it, so one batch embedded in the background does not stay resident
+    (MPNet, one thread, 64 texts of ~700 bytes: 268 MB resident after instead of 367, at 8.5-8.7 texts/s
+    against 8.9-9.1 with the arena, two runs each at load 1.7-1.9). A command that embeds and exits keeps it."""
+    global _arena
+    _arena = False
 
 
 def _load(model: ModelName, threads: int, progress: Progress | None) -> tuple[WordPiece, ort.InferenceSession, int]:
@@ -206,6 +216,7 @@ def _open(model: ModelName, threads: int, progress: Progress | None) -> tuple[Wo
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # errors only: nothing on stderr in normal use
+    options.enable_cpu_mem_arena = _arena
     session = ort.InferenceSession(
         str(path), options, providers=["CPUExecutionProvider"], disabled_optimizers=list(UNFUSE)
     )

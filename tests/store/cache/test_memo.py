@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from loa_memory.store.cache import memo
 from loa_memory.store.config import load_config
 from loa_memory.store.load import load_grimoire
-from tests.fixtures import MEMDIR, Cli
+from tests.fixtures import MEMDIR, Cli, make_repo
 
 
 @pytest.fixture
@@ -57,3 +58,23 @@ def test_a_replaced_value_is_closed(enabled: None) -> None:
     stamp[0] = "b"
     assert memo.reuse("k", lambda: stamp[0], lambda: "three", close=closed.append) == "three"
     assert closed == ["one"]
+
+
+def test_what_one_repository_loaded_is_dropped_alone(loa: Cli, tmp_path: Path, enabled: None) -> None:
+    """The warm server serves several repositories: each one's state is kept apart and dropped on its own."""
+    other = Cli(make_repo(tmp_path / "other"))
+    assert other("init").exit_code == 0
+    closed: list[object] = []
+    values = {}
+    for cli in (loa, other):
+        with memo.scope(cli.root):
+            values[cli.root] = load_grimoire(load_config(cli.root))
+            memo.reuse(("probe", str(cli.root)), tuple, object, close=closed.append)
+    assert memo.scopes() == {loa.root, other.root}
+    assert memo.forget(loa.root) >= 3  # config, grimoire, probe
+    assert len(closed) == 1 and memo.scopes() == {other.root}
+    with memo.scope(other.root):
+        assert load_grimoire(load_config(other.root)) is values[other.root]  # still held
+    with memo.scope(loa.root):
+        assert load_grimoire(load_config(loa.root)) is not values[loa.root]  # loaded afresh
+    assert memo.forget("never seen") == 0
