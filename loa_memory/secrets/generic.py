@@ -58,6 +58,8 @@ def _is_reference(v: str, quoted: bool) -> bool:
 def is_password_value(value: str, quoted: bool, prose: bool) -> bool:
     """Whether an assigned value looks like a real password rather than a reference or a word."""
     v = value.strip()
+    if prose:  # "... when credentials are allowed.'": a sentence's end and the quote around it are not the value
+        v = v.rstrip(".,;:!?'\"")
     if not 4 <= len(v) <= 128 or is_placeholder(v) or v[0] in "/~" or v.startswith(("./", "file:", "http")):
         return False
     if _is_reference(v, quoted) or (not quoted and is_code_reference(v)):

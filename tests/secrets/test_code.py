@@ -226,3 +226,13 @@ def test_code_values_of_anything_else(value: str) -> None:
 )
 def test_which_literals_are_secrets(value: str, generated: bool, password: bool) -> None:
     assert (looks_generated(value), looks_like_password(value)) == (generated, password)
+
+
+def test_a_quoted_sentence_end_is_not_a_password() -> None:
+    """`add` writes a lesson with ``: `` in it as a single-quoted YAML scalar: the sentence's end and the closing
+    quote ("... when credentials are allowed.'") were read as an 8-character password (a blind correction refused)."""
+    from loa_memory.secrets import scan_text
+
+    line = "  lesson: 'Set `Vary: Origin`; never reflect origins when credentials are allowed.'"
+    assert scan_text(line) == []
+    assert [h.kind for h in scan_text("  note: 'the password is hunter2.'")] == ["password"]
