@@ -13,6 +13,7 @@ the correction's trigger, summary or incident (those name the mistake, or the th
 
 from __future__ import annotations
 
+import functools
 import re
 
 from loa_memory.model import Entry
@@ -43,11 +44,16 @@ def _mentions(text: str, token: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(token) + end, text) is not None
 
 
-def prescribed(entry: Entry) -> set[str]:
+def prescribed(entry: Entry) -> frozenset[str]:
     """The code-like spans ``entry``'s lesson asks for."""
+    return _prescribed(entry.lesson or "", " ".join([*entry.triggers, entry.summary, entry.content]).lower())
+
+
+@functools.lru_cache(maxsize=4096)  # read once per lesson, not once per tool call (the warm server keeps it)
+def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     wanted: set[str] = set()
     forbidden: set[str] = set()
-    for clause in _CLAUSES.split(entry.lesson or ""):
+    for clause in _CLAUSES.split(lesson):
         negation = _NEGATION.search(clause)
         asks = _ASKS.search(clause)
         for match in _SPAN.finditer(clause):
@@ -58,8 +64,7 @@ def prescribed(entry: Entry) -> set[str]:
                 forbidden.add(token)
             elif asks and asks.start() < match.start():
                 wanted.add(token)
-    mistake = " ".join([*entry.triggers, entry.summary, entry.content]).lower()
-    return {t for t in wanted - forbidden if not _mentions(mistake, t.lower())}
+    return frozenset(t for t in wanted - forbidden if not _mentions(mistake, t.lower()))
 
 
 def follows_lesson(entry: Entry, change: str) -> list[str]:
