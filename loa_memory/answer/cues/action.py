@@ -15,7 +15,8 @@ from typing import Literal
 
 ActionKind = Literal["edit", "write", "command"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("edit", "write", "command")
-RENDER_CHARS = 600  # the embedder sees this much of the change: the start of a diff says what it is about
+RENDER_CHARS = 300  # the embedder sees this much of the change: the start of a diff says what it is about (600
+# matched no better on four blind sets and cost twice the time: the query embedding is most of a call)
 
 
 @dataclass(frozen=True)
