@@ -153,3 +153,18 @@ def test_silent_when_the_call_already_follows_the_lesson(loa: Cli) -> None:
     code, out = _hook(loa, "Write", {"file_path": path, "content": dag.format("")})
     assert code == 0 and "BEFORE create a new Airflow DAG: Set catchup=False" in out
     assert _hook(loa, "Write", {"file_path": path, "content": dag.format(", catchup=False")}) == (0, "")
+
+
+@needs_model
+def test_a_grimoire_of_few_memories_fires_on_meaning(loa: Cli) -> None:
+    """Among a few memories how rare a name is says little: the bar is meaning's, as it was before names counted."""
+    entry = {"category": "correction", "summary": "A new DAG backfilled two years of runs", "confidence": 0.9,
+             "content": "sync_crm got start_date 2024-01-01 and Airflow queued every missed day at once.",
+             "trigger": "create a new Airflow DAG", "lesson": "Set `catchup=False` unless a backfill is intended"}
+    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    dag = ('from airflow import DAG\n\nwith DAG(dag_id="refresh_fx_rates", start_date=datetime(2024, 1, 1),\n'
+           '         schedule="0 17 * * 1-5"{}) as dag:\n    fetch = PythonOperator(task_id="fetch")\n')
+    path = str(loa.root / "dags/refresh_fx_rates.py")
+    code, out = _hook(loa, "Write", {"file_path": path, "content": dag.format("")})
+    assert code == 0 and "BEFORE create a new Airflow DAG" in out
+    assert _hook(loa, "Write", {"file_path": path, "content": dag.format(", catchup=False")}) == (0, "")

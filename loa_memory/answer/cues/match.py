@@ -15,7 +15,10 @@ Four signals per correction:
 Meaning (with its lifts) and names are each turned into deviations from the action's typical memory of the
 grimoire, and added (names at ``WORDS_WEIGHT``): no fixed cosine or score, so the rule carries over between
 embedders and grimoires. A cue fires when that sum reaches ``ACTION_STANDOUT`` with a shared action class or an
-``applies_to`` path, ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the best correction's. A
+``applies_to`` path, ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the best correction's. How
+rare a name is means little among a few memories: with ``n`` of them the names count ``n / (n + WORDS_TRUST)`` of
+their weight and the bars move as much from meaning's alone (the first of each pair) to the sum's (the second),
+so a grimoire of five memories fires on meaning as it did before names were counted. A
 correction never fires when:
 
 - its trigger names an action class the call does not perform: the classifier knows what that action looks like,
@@ -49,9 +52,10 @@ CLASS_LIFT = 0.15
 PATH_LIFT = 0.15
 ARTIFACT_LIFT = 0.08
 WORDS_WEIGHT = 0.5
+WORDS_TRUST = 20  # memories at which names count half their weight
 WORDS_PRIOR = (0.3, 0.4, 20)  # mean and deviation of a typical memory's shared-word score, worth this many memories
-ACTION_STANDOUT = 5.5
-MEANING_STANDOUT = 7.0
+ACTION_STANDOUT = (3.0, 5.5)  # meaning alone, meaning and names at full trust
+MEANING_STANDOUT = (4.0, 7.0)
 ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
 
@@ -67,11 +71,13 @@ class ActionCue:
     classes: frozenset[str]
     by_path: bool
     evidence: bool = True  # a shared class or an applies_to path, not meaning alone
+    trust: float = 1.0  # how much the names count, by how many memories back their rarity (0 to 1)
 
     @property
     def needed(self) -> float:
         """How many deviations this cue must stand out by to fire."""
-        return ACTION_STANDOUT if self.evidence else MEANING_STANDOUT
+        alone, with_names = ACTION_STANDOUT if self.evidence else MEANING_STANDOUT
+        return alone + (with_names - alone) * self.trust
 
     @property
     def imperative(self) -> str:
@@ -138,6 +144,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     change = action.added if action.kind != "command" else action.text
     shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
     word_mean, word_deviation = _spread(list(shared_words.values()), WORDS_PRIOR)
+    trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
     to_trigger = retriever.vectors(flat, cache=True) @ vector
@@ -161,9 +168,9 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
                      + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
                      + (ARTIFACT_LIFT if on_artifact else 0.0))
         by_words = (shared_words.get(grimoire.key_of(entry) or "", 0.0) - word_mean) / word_deviation
-        standout = (relevance - mean) / deviation + WORDS_WEIGHT * by_words
+        standout = (relevance - mean) / deviation + WORDS_WEIGHT * trust * by_words
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
-                                bool(shared) or by_path))
+                                bool(shared) or by_path, trust))
     return scored
 
 
