@@ -115,3 +115,50 @@ def test_artifact_match() -> None:
     assert artifact_match(["src/db/"], ["src/db/models.py"])
     assert artifact_match(["src/db/models.py:12"], ["src/db/models.py"])
     assert not artifact_match(["src/db"], ["src/dbx/a.py"])
+
+
+@pytest.mark.parametrize(("kind", "path", "removed", "text", "expected"), [
+    ("command", "", "", "aws ec2 authorize-security-group-ingress --group-id sg-1 --port 5432 --cidr 0.0.0.0/0",
+     {"open-network"}),
+    ("edit", "infra/sg.tf", "x", 'cidr_blocks = ["10.0.0.0/8"]', set()),
+    ("edit", "infra/iam.tf", "x", 'actions   = ["s3:*"]\n  resources = ["*"]', {"iam-wildcard"}),
+    ("command", "", "", "docker build --build-arg NPM_TOKEN=$NPM_TOKEN -t app .", {"build-arg-secret"}),
+    ("write", "Dockerfile", "", "FROM node:20.11-slim\nARG GITHUB_TOKEN\nRUN npm ci\n", {"build-arg-secret"}),
+    ("command", "", "", "docker build --secret id=npmrc,src=.npmrc -t app .", set()),
+    ("edit", "k8s/api.yaml", "replicas: 2", "replicas: 3", {"autoscaled-replicas"}),
+    ("edit", "infra/main.tf", 'resource "aws_s3_bucket" "logs" {', 'resource "aws_s3_bucket" "audit_logs" {',
+     {"terraform-move"}),
+    ("edit", "infra/main.tf", "}", '}\n\nresource "aws_s3_bucket" "exports" {', set()),  # a new block, no move
+    ("edit", "web/notify.ts", "x", "await Promise.all(users.map((u) => send(u)))", {"unbounded-fanout"}),
+    ("edit", "sql/report.sql", "x", "WHERE id NOT IN (SELECT user_id FROM bans)", {"not-in-subquery"}),
+    ("command", "", "", "for f in $(find . -name '*.log'); do gzip $f; done", {"shell-word-split"}),
+    ("edit", "etl/load.py", "x", 'df.to_sql("orders", engine, if_exists="replace")', {"replace-table"}),
+    ("edit", ".github/workflows/release.yml", "x", "jobs:\n  deploy:\n    runs-on: ubuntu-latest", {"deploy-workflow"}),
+    ("edit", "app/config.py", "x", "data = yaml.load(stream)", {"unsafe-deserialize"}),
+    ("edit", "app/config.py", "x", "data = yaml.safe_load(stream)", set()),
+    ("edit", "src/server.ts", "x", "app.use(cors({ origin: true, credentials: true }))", {"cors-origin"}),
+    ("edit", "accounts/auth.py", "x", "digest = hashlib.sha256(salt + password).hexdigest()", {"password-hash"}),
+    ("command", "", "", "kubectl set image deployment/api api=ghcr.io/acme/api:latest", {"unpinned-image"}),
+])
+def test_common_dangerous_operations(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
+    paths = (f"/repo/{path}",) if path else ()
+    assert _classes(Action(kind, paths, text, removed)) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("trigger", "expected"), [
+    ("creating cloud firewall or security group rules with 0.0.0.0/0", {"open-network"}),
+    ("passing secrets to docker build with --build-arg or ARG", {"build-arg-secret"}),
+    ("setting spec.replicas on a Deployment that has an HPA", {"autoscaled-replicas"}),
+    ("renaming or moving Terraform resources between addresses or modules", {"terraform-move"}),
+    ("filtering with NOT IN over a subquery", {"not-in-subquery"}),
+    ("loading a DataFrame into an existing table with to_sql", {"replace-table"}),
+    ("writing a deploy workflow without a concurrency group", {"deploy-workflow"}),
+])
+def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) -> None:
+    assert set(prose_classes(trigger)) == expected
+
+
+def test_only_decisive_classes_silence_a_correction() -> None:
+    from loa_memory.answer.cues.classes import decisive
+
+    assert decisive(frozenset({"force-push", "open-network"})) == {"force-push"}

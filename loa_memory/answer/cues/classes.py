@@ -4,6 +4,8 @@ its words, in one vocabulary, so "ALTER TABLE invoices DROP COLUMN memo" meets "
 Each class is a ``Rule``: ``command`` is a pattern over a shell command; ``change`` over the lines an edit or
 write brings in; ``path`` over the files an edit or write touches (with ``change`` too, both must match);
 ``prose`` over a correction's trigger; ``gloss`` says it in words for the embedder. Add a class by adding a row.
+A ``decisive`` class also silences a correction that guards it when the call does not perform it (its patterns
+know every spelling of the action that matters); the others only add evidence when both sides have them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class Rule(NamedTuple):
     change: str | None = None
     path: str | None = None
     kinds: tuple[str, ...] = ("edit", "write")  # which file actions ``path``/``change`` apply to
+    decisive: bool = True  # a correction guarding it stays silent for a call that does not perform it
 
 
 _MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
@@ -82,8 +85,9 @@ RULES: dict[str, Rule] = {
         gloss="rewrite git history (rebase, amend, hard reset)",
         command=r"\bgit\s+(?:rebase|reset\s+--hard|filter-branch|filter-repo)\b|\bgit\s+commit\b[^\n]*--amend"),
     "dependency-add": Rule(
-        prose=r"\b(?:add|introduc|install|pull\w* in|bring\w* in|new|tak\w* on)\w* .{0,30}?\b(?:dependenc\w*|packages?|"
-              r"librar\w*|gems?|crates?|modules?)\b|\bthird[- ]party (?:packages?|librar\w*|dependenc\w*)",
+        prose=r"\b(?:add(?:s|ed|ing)?|introduc\w*|install\w*|pull\w* in|bring\w* in|new|tak\w* on) .{0,30}?"
+              r"\b(?:dependenc\w*|packages?|librar\w*|gems?|crates?|modules?)\b|"
+              r"\bthird[- ]party (?:packages?|librar\w*|dependenc\w*)",
         gloss="add a new third-party dependency package",
         command=r"\b(?:npm\s+(?:install|i|add)\s+(?:-\S+\s+)*[@\w]|yarn\s+add\b|pnpm\s+add\b|"
                 r"pip3?\s+install(?![^\n]*\s-[rec]\b)\s+(?:-\S+\s+)*[\w\[]|poetry\s+add\b|uv\s+add\b|cargo\s+add\b|"
@@ -100,7 +104,8 @@ RULES: dict[str, Rule] = {
         prose=r"\blatest\b|\bunpinned\b|\bfloating tags?\b|\bpin\w* .{0,30}?\b(?:images?|digests?|tags?)\b|"
               r"\bbase images?\b",
         gloss="use a container image without a pinned version (latest tag)",
-        command=r"\bdocker\s+(?:pull|run)\b[^\n]*:latest\b",
+        command=r"\bdocker\s+(?:pull|run)\b[^\n]*:latest\b|\bkubectl\s+set\s+image\b[^\n]*:latest\b|"
+                r"\bimage\.tag=latest\b|--image[= ]\S+:latest\b",
         change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$|"
                r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::latest)?[\"']?\s*$",
         path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$"),
@@ -178,6 +183,79 @@ RULES: dict[str, Rule] = {
               r"\w* .{0,30}?\b(?:secrets?|credentials?|\.env|api keys?)\b",
         gloss="write a secret or credential into a tracked file",
         change=r"\w*(?:password|passwd|secret|api_?key|token|access_key)\w*\s*[:=]\s*[\"'][^\"'\s]{8,}[\"']"),
+    "open-network": Rule(
+        prose=r"0\.0\.0\.0/0|\b(?:security groups?|firewall rules?|ingress rules?|inbound rules?)\b|"
+              r"\bopen\w* .{0,40}?\bto (?:the )?(?:internet|world|public)\b",
+        gloss="open a port or firewall rule to the whole internet (0.0.0.0/0)",
+        command=r"0\.0\.0\.0/0|::/0", change=r"0\.0\.0\.0/0|::/0", decisive=False),
+    "iam-wildcard": Rule(
+        prose=r"\biam\b|\bleast[- ]privilege\b|\bwildcard\w* .{0,30}?\b(?:permissions?|actions?|polic\w*|"
+              r"resources?|roles?)\b|\b(?:permissions?|polic\w*|roles?)\b.{0,30}?\bwildcards?\b",
+        gloss="grant wildcard IAM permissions (Action or Resource *)",
+        command=r"--policy-document\b|\badd-iam-policy-binding\b|\broles/(?:owner|editor)\b",
+        change=r"[\"']?(?:Action|Resource|actions|resources)[\"']?\s*[:=]\s*\[?\s*[\"']\*[\"']|"
+               r"[\"'][a-z0-9-]+:\*[\"']|\broles/(?:owner|editor)\b", decisive=False),
+    "build-arg-secret": Rule(
+        prose=r"\bbuild[- ]args?\b|--build-arg\b|\bimage (?:history|layers?)\b|\bARG\b",
+        gloss="pass a secret into a container image build (build-arg, ARG, ENV)",
+        command=r"--build-arg[= ]\s*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
+        change=r"^\s*(?:ARG|ENV)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
+        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$", decisive=False),
+    "autoscaled-replicas": Rule(
+        prose=r"\bhpa\b|\bhorizontalpodautoscaler\b|\bautoscal\w*",
+        gloss="set a fixed replica count on a workload an autoscaler manages",
+        command=r"\bkubectl\s+scale\b|--replicas[= ]\d",
+        change=r"^\s*replicas:\s*\d+", path=r"\.ya?ml$", decisive=False),
+    "terraform-move": Rule(
+        prose=r"\brenam\w* .{0,40}?\b(?:terraform|resources?|modules?)\b|\bmoved blocks?\b|"
+              r"\b(?:terraform )?state (?:mv|move)\b|\bmov\w* .{0,30}?\b(?:resources?|modules?) .{0,20}?\bmodules?\b",
+        gloss="rename or move a Terraform resource or module address",
+        command=r"\bterraform\s+state\s+(?:mv|rm)\b",
+        change=r"^\s*(?:resource|module)\s+\"", path=r"\.tf$", kinds=("edit",), decisive=False),
+    "unbounded-fanout": Rule(
+        prose=r"\bpromise\.all\b|\bunbounded\b|\bfan\w*[- ]out\b|\bconcurrency limits?\b|\basyncio\.gather\b|"
+              r"\ball at once\b",
+        gloss="start one concurrent task per item of an unbounded list",
+        change=r"\bPromise\.all(?:Settled)?\(\s*[\w.]+\.map\(|\basyncio\.gather\(\s*\*|\bparallelStream\(\)",
+        decisive=False),
+    "not-in-subquery": Rule(
+        prose=r"\bnot in\b",
+        gloss="filter with NOT IN over a subquery (NULLs make it match nothing)",
+        command=r"\bnot\s+in\s*\(\s*select\b", change=r"\bnot\s+in\s*\(\s*select\b", decisive=False),
+    "shell-word-split": Rule(
+        prose=r"\bword[- ]split\w*|\bfor \w+ in \$\(|\b(?:file ?names?|paths?) with spaces\b|\$\((?:find|ls)\b|"
+              r"\bunquoted\b",
+        gloss="loop over unquoted find or ls output in a shell script",
+        command=r"\bfor\s+\w+\s+in\s+(?:\$\(|`)\s*(?:find|ls)\b",
+        change=r"\bfor\s+\w+\s+in\s+(?:\$\(|`)\s*(?:find|ls)\b", decisive=False),
+    "replace-table": Rule(
+        prose=r"\bto_sql\b|\bif_exists\b|\b(?:overwrit|replac)\w* .{0,30}?\b(?:an )?existing tables?\b",
+        gloss="overwrite an existing database table from a DataFrame",
+        change=r"\.to_sql\([^)\n]*if_exists\s*=\s*[\"']replace|\.mode\(\s*[\"']overwrite[\"']\s*\)",
+        decisive=False),
+    "deploy-workflow": Rule(
+        prose=r"\b(?:deploy\w*|release) (?:workflows?|jobs?|pipelines?)\b|"
+              r"\b(?:workflows?|pipelines?) .{0,30}?\bdeploy\w*|\bconcurrency (?:groups?|keys?)\b",
+        gloss="write or change a CI workflow that deploys",
+        change=r"\bdeploy", path=r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|Jenkinsfile)$",
+        decisive=False),
+    "unsafe-deserialize": Rule(
+        prose=r"\byaml\.(?:load|unsafe_load)\b|\bunsafe_load\b|\bpickle\b|\bdeserializ\w*|\bmarshal\b|"
+              r"\bObjectInputStream\b",
+        gloss="deserialize untrusted data with an unsafe loader",
+        change=r"\byaml\.(?:unsafe_load|load)\((?![^)\n]*SafeLoader)|\byaml\.Loader\b|\bpickle\.loads?\(|"
+               r"\bMarshal\.load\b|\bObjectInputStream\(|\bBinaryFormatter\b", decisive=False),
+    "cors-origin": Rule(
+        prose=r"\bcors\b|access-control-allow-origin|\borigins?\b.{0,30}?\b(?:reflect\w*|echo\w*|any|wildcard)\b",
+        gloss="set the CORS allowed origins (reflecting the request's Origin or a wildcard)",
+        change=r"Access-Control-Allow-(?:Origin|Credentials)|\ballow_origins\b|\bcors\(|\bAllowAnyOrigin\b|"
+               r"\ballowedOrigins\b|\borigin\s*:\s*(?:true|[\"']\*[\"'])", decisive=False),
+    "password-hash": Rule(
+        prose=r"\bpassword hash\w*|\bhash\w* .{0,20}?\bpasswords?\b|\bbcrypt\b|\bargon2\b|\bscrypt\b|\bpbkdf2\b",
+        gloss="hash passwords with a fast general-purpose hash (MD5, SHA)",
+        change=r"\bhashlib\.(?:md5|sha1|sha256|sha512)\(|\bMessageDigest\.getInstance\(|\bcrypto\.createHash\(|"
+               r"\b(?:md5|sha1|sha256|sha512)\s*\(|\bDigest::(?:MD5|SHA\d+)\b|\bhash\(\s*['\"](?:md5|sha\d+)",
+        decisive=False),
 }
 FLAGS = re.I | re.M
 
@@ -204,7 +282,20 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
         found.add(name)
     if "dependency-add" in found and action.kind == "edit" and not _new_dependency(action):
         found.discard("dependency-add")  # a version bump of a dependency already there
+    if "terraform-move" in found and action.kind == "edit" and not _renamed_block(action):
+        found.discard("terraform-move")  # a block added or changed, not one given a new address
     return frozenset(found)
+
+
+_BLOCK = re.compile(r"^\s*(resource|module)\s+(\"[^\"]+\"(?:\s+\"[^\"]+\")?)", re.M)
+
+
+def _renamed_block(action: Action) -> bool:
+    """Whether an edit of Terraform gives a resource or module block another address: a block header it removes
+    comes back under another name."""
+    before = set(_BLOCK.findall(action.removed))
+    after = set(_BLOCK.findall(action.text))
+    return bool(before - after) and bool(after - before)
 
 
 _DEP_NAME = re.compile(r"^\s*[\"']?(@?[A-Za-z][\w.@/-]*)")
@@ -225,6 +316,11 @@ def prose_classes(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=4096)
 def _prose_classes(text: str) -> frozenset[str]:
     return frozenset(name for name, rule in RULES.items() if _compiled(rule.prose).search(text))
+
+
+def decisive(classes: frozenset[str]) -> frozenset[str]:
+    """Those of ``classes`` whose absence from a call silences a correction that guards them."""
+    return frozenset(name for name in classes if RULES[name].decisive)
 
 
 def glosses(classes: frozenset[str]) -> list[str]:

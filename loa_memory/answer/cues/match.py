@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any
 
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
-from loa_memory.answer.cues.classes import action_classes, glosses, prose_classes
+from loa_memory.answer.cues.classes import action_classes, decisive, glosses, prose_classes
 from loa_memory.answer.cues.comply import follows_lesson
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import word_table, words
@@ -155,6 +155,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         start += len(texts)
         guarded = frozenset().union(*(prose_classes(t) for t in texts)) or prose_classes(entry.summary)
         shared = result.classes & guarded
+        guarded = decisive(guarded)  # only these silence a correction whose class the call does not perform
         by_path = glob_match(entry.applies_to, result.paths)
         if guarded and not shared and not by_path:
             continue  # the same area, another action (or no known action at all): a near miss
