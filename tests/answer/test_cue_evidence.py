@@ -90,3 +90,17 @@ def test_a_rare_shared_name_weighs_more_than_a_common_one() -> None:
     scores = table.overlap(words("raise targetSdk for the app release"))
     assert scores["k1"] > scores["k2"]  # targetSdk is in one memory, app and release in several
     assert scores["k4"] < scores["k3"]
+
+
+def test_sql_keywords_and_more_imperatives_count_as_the_fix() -> None:
+    index = _correction(trigger="add an index to a big table", content="A plain index build locked events for 40 min.",
+                        lesson="Use CREATE INDEX CONCURRENTLY outside a transaction.")
+    body = _correction(trigger="make an HTTP call in Go", content="Response bodies leaked connections.",
+                       lesson="Right after checking err, defer resp.Body.Close().")
+    constraint = _correction(trigger="add a foreign key", content="The ALTER held a lock on orders.",
+                             lesson="Add it NOT VALID, then VALIDATE CONSTRAINT in a second step.")
+    assert follows_lesson(index, 'psql -c "create index  concurrently idx_a on events (a)"') == [
+        "CREATE INDEX CONCURRENTLY"]
+    assert follows_lesson(index, 'psql -c "CREATE INDEX idx_a ON events (a)"') == []
+    assert follows_lesson(body, "\tdefer resp.Body.Close()\n") == ["resp.Body.Close()"]
+    assert "NOT VALID" in prescribed(constraint)  # SQL in capitals is not a negation

@@ -18,13 +18,19 @@ import re
 
 from loa_memory.model import Entry
 
-_NEGATION = re.compile(r"\b(?:never|not|no|don'?t|do not|avoid|instead of|rather than|without|nor|stop)\b", re.I)
+# negations in prose: lower case or capitalised, never ALL CAPS ("NOT VALID", "NOT IN" are SQL)
+_NEGATION = re.compile(r"\b(?:[Nn]ever|[Nn]ot|[Nn]o|[Dd]on'?t|[Dd]o not|[Aa]void|[Ii]nstead of|[Rr]ather than|"
+                       r"[Ww]ithout|[Nn]or|[Ss]top)\b")
 _CLAUSES = re.compile(r"[;:.!?]\s|,\s|\b(?:and|but|or|then)\b")
-_SPAN = re.compile(r"`([^`]{2,60})`|((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
+_SPAN = re.compile(r"`([^`]{2,60})`|\b([A-Z]{2,}(?: [A-Z]{2,}){1,4})\b|"
+                   r"((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
                    r"(?:[A-Za-z_][\w.]*(?:\([^()\s]{0,20}\))?(?:=[\w.\"'/-]+)?))")
 _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|call|add|wrap|give|mark|prefer|include|"
-                   r"compare|keep|store|pin|declare|enable|specify|apply|review|check|go through|with|via|through)\b",
-                   re.I)
+                   r"compare|keep|store|pin|declare|enable|specify|apply|review|check|go through|with|via|through|"
+                   r"defer|close|drain|quote|escape|validate|sanitize|mount|await|bind|paginate|batch|commit|retry|"
+                   r"sign|verify|encrypt|rotate|lock|limit|cap|default to|create|generate|register|configure|"
+                   r"switch to|migrate to|guard)\b", re.I)
+_KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*)\((?:\.\.\.|…)\)")
 
 
@@ -57,8 +63,8 @@ def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
         negation = _NEGATION.search(clause)
         asks = _ASKS.search(clause)
         for match in _SPAN.finditer(clause):
-            token = (match.group(1) or match.group(2)).strip().rstrip(".,")
-            if not token or not (match.group(1) or _code_like(token)):
+            token = (match.group(1) or match.group(2) or match.group(3)).strip().rstrip(".,")
+            if not token or not (match.group(1) or match.group(2) or _code_like(token)):
                 continue
             if negation and match.start() > negation.start():
                 forbidden.add(token)
@@ -73,6 +79,8 @@ def follows_lesson(entry: Entry, change: str) -> list[str]:
     found = []
     for token in sorted(prescribed(entry)):
         call = _ELLIPSIS_CALL.match(token)  # ``compareTo(...)``: any arguments
-        if _mentions(change, token) or (call and _mentions(change, call.group(1) + "(")):
+        keywords = _KEYWORDS.fullmatch(token)  # ``CREATE INDEX CONCURRENTLY``: SQL in any case and spacing
+        if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
+                or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
             found.append(token)
     return found
