@@ -179,6 +179,12 @@ WORD_RULES: tuple[WordRule, ...] = (
         "touch",
     ),
 )
+SELF_CORRECTION = re.compile(
+    r"\bi meant\b|\bi mean to say\b|\bmy (?:mistake|bad|fault|typo)\b|\btypo on my (?:side|part|end)\b|"
+    r"\bi (?:mistyped|misspoke|misremembered|mixed (?:them|those|these|it) up)\b|\bi gave you the wrong\b|"
+    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b",
+    _I,
+)
 ACKNOWLEDGEMENT = re.compile(
     r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
 )
@@ -280,6 +286,8 @@ def hear(sentence: str, context: Context) -> WordRule | None:
     """The first rule that hears ``sentence`` as a correction in ``context`` (``None``: not a correction)."""
     question = sentence.rstrip().endswith("?")
     sentence = _QUOTED.sub('""', sentence)  # what the user quotes (an error, a log line) is not what they say
+    if corrects_self(sentence):
+        return None
     for rule in WORD_RULES:
         if question and not rule.questions:
             continue
@@ -295,6 +303,12 @@ def hear(sentence: str, context: Context) -> WordRule | None:
     if context.rejected and not question and not ACKNOWLEDGEMENT.match(sentence):
         return REJECTED_RULE
     return None
+
+
+def corrects_self(text: str) -> bool:
+    """Whether the user is correcting their own words, not the agent ("sorry, I meant the connect timeout, not the
+    read one", "my bad, the other bucket"): nothing the agent should learn from."""
+    return SELF_CORRECTION.search(text) is not None
 
 
 def touches(sentence: str, context: Context) -> bool:

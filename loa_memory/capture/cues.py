@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, hear
+from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, corrects_self, hear
 from loa_memory.capture.likeness import THRESHOLD as LIKENESS_THRESHOLD
 from loa_memory.capture.likeness import Likeness
 from loa_memory.capture.transcript import Role, ToolCall, Turn
@@ -147,11 +147,12 @@ def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (), likeness: Like
 
 
 def _may_correct(turn: Turn, context: Context | None) -> bool:
-    """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks."""
+    """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks, and
+    does not correct the user's own words."""
     if context is None or not context.responding or (context.asked and not context.rejected):
         return False
     said = sentences(turn.text)
-    return bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said)
+    return bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said) and not corrects_self(turn.text)
 
 
 def _liked(turn: Turn, context: Context) -> Cue:

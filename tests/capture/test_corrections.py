@@ -129,6 +129,9 @@ def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], 
         (None, "Can you run the tests again?", "Done."),
         (None, "Same as last time, please bump the version and tag it.", "Ready to release."),
         (None, "Is the deploy running again?", "I restarted it."),
+        (EDIT_FLAG, "argh, sorry - I meant the dark mode flag, not the beta one.", "Done."),
+        (EDIT_LOG, "My bad, the other logger. No need to touch this one.", "Done."),
+        (EDIT_NOW, "Typo on my side: it's the ledger tokens, not the session tokens. Don't change those.", "Done."),
     ],
 )
 def test_a_near_miss_is_not_a_correction(call: tuple[str, dict[str, Any]] | None, said: str, agent: str) -> None:

@@ -52,6 +52,8 @@ def test_a_correction_no_rule_knows_is_heard_by_likeness(said: str, likeness: Li
     ("No.", "Should I also clear the image cache on logout?", False),
     ("Add a logout button that clears the session and goes back to the login screen.", "", True),
     ("Great, now add the same button to the profile screen.", "Done, logout clears the session now.", False),
+    ("ugh, sorry - I meant the settings screen, not the profile one. Move it there.", "Done, added it to the profile.",
+     False),
 ])
 def test_thanks_answers_and_requests_are_not(said: str, agent: str, first: bool, likeness: Likeness) -> None:
     assert "correction" not in _cues(said, likeness, agent=agent, first=first)
