@@ -144,10 +144,10 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     return cues
 
 
-def typical(relevance: Any) -> tuple[float, float]:
-    """Mean and deviation of the task's relevance to the grimoire's memories, pulled towards TYPICAL_PRIOR when
-    there are few of them."""
-    prior_mean, prior_deviation, weight = TYPICAL_PRIOR
+def typical(relevance: Any, prior: tuple[float, float, int] = TYPICAL_PRIOR) -> tuple[float, float]:
+    """Mean and deviation of the task's relevance to the grimoire's memories (a numpy array), pulled towards
+    ``prior`` (mean, deviation, worth this many memories) when there are few of them."""
+    prior_mean, prior_deviation, weight = prior
     n = len(relevance)
     mean = (float(relevance.sum()) + weight * prior_mean) / (n + weight)
     spread = float(((relevance - relevance.mean()) ** 2).sum()) if n else 0.0

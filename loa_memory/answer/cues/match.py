@@ -25,8 +25,8 @@ correction never fires when:
   and this call is not it (a commit in the same repository as a force push is not a force push);
 - the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``.
 
-Calibrated on benchmarks/data/action_cues and on benchmarks/data/blind-activation and blind-activation-2 once
-each had been measured; benchmarks/data/blind-activation-3 is the held-out check.
+Calibrated on benchmarks/data/action_cues and on the blind activation sets once each had been measured; each new
+blind set is measured once before anything is changed for it (benchmarks/reports/action-cues-blind-*.md).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     action = result.action
     change = action.added if action.kind != "command" else action.text
     shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
-    word_mean, word_deviation = _spread(list(shared_words.values()), WORDS_PRIOR)
+    word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
     trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
@@ -173,17 +173,6 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
                                 bool(shared) or by_path, trust))
     return scored
-
-
-def _spread(values: list[float], prior: tuple[float, float, int]) -> tuple[float, float]:
-    """Mean and deviation of ``values``, pulled towards ``prior`` (mean, deviation, worth this many values) when
-    there are few of them, like ``recall.typical``."""
-    prior_mean, prior_deviation, weight = prior
-    n = len(values)
-    mean = (sum(values) + weight * prior_mean) / (n + weight)
-    own = sum(values) / n if n else 0.0
-    spread = sum((v - own) ** 2 for v in values)
-    return mean, max(((spread + weight * prior_deviation**2) / (n + weight)) ** 0.5, 1e-6)
 
 
 def _artifacts(entry: Entry) -> list[str]:
