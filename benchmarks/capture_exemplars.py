@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.capture_words import _fold, _group_items
 from loa_memory.capture.likeness import exemplars_digest, shipped_path
 from loa_memory.capture.transcript import read_transcript
 from loa_memory.search.embed import minilm, mpnet, select_embedder
@@ -38,20 +38,10 @@ TARGET = Path(__file__).resolve().parents[1] / "loa_memory" / "capture" / "data"
 LIMIT = 600  # characters of a message kept: its start says whether it corrects
 
 
-def _fold(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()
-
-
 def _labelled(labels: dict[str, object]) -> dict[str, list[str]]:
     """Session stem → its labelled correction lines (groups and pairs)."""
-    raw = labels.get("groups")
-    items = list(raw.items()) if isinstance(raw, dict) else [
-        (k, v) for k, v in labels.items() if isinstance(v, dict) and "sessions" in v]
-    pairs = labels.get("pairs")
-    items += list(pairs.items()) if isinstance(pairs, dict) else []
     found: dict[str, list[str]] = {}
-    for _key, value in items:
-        assert isinstance(value, dict)
+    for _key, value in [*_group_items(labels), *_group_items(labels, "pairs")]:
         for session, line in zip(value["sessions"], value["user_lines"], strict=True):
             found.setdefault(Path(str(session)).name.removesuffix(".jsonl"), []).append(_fold(str(line)))
     return found
