@@ -263,19 +263,21 @@ def test_a_hook_input_over_the_cap_recalls_nothing_and_does_not_fail(loa: Cli) -
     assert "over 2,000,000 characters" in done.stderr
 
 
-def test_search_during_a_rebuild_never_crashes(loa: Cli) -> None:
+def _search_while_rebuilding(loa: Cli, index: list[str], search: list[str]) -> tuple[int, str, list[str]]:
+    """Six ``index --rebuild`` runs in another process (``index`` holds its options) while ``search`` runs again
+    and again: the rebuilds' exit code and error output, and the error output of every search that crashed."""
     facts = "".join(
         FINE.replace("MEM-20260101-002", f"MEM-20260101-{n:03d}").replace("Kafka", f"Kafka{n}") for n in range(1, 301)
     )
     (loa.root / MEMDIR / "facts.yaml").write_text(facts)
-    assert loa("index", "--no-embed").exit_code == 0
+    assert loa("index", *index).exit_code == 0
     env = {**os.environ, "LOA_MEMORY_SERVER": "off"}
     rebuild = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys; from loa_memory.cli import run_command\n"
-            "for _ in range(6):\n    assert run_command(['index', '--rebuild', '--no-embed']) == 0\n",
+            "from loa_memory.cli import run_command\n"
+            f"for _ in range(6):\n    assert run_command({['index', '--rebuild', *index]!r}) == 0\n",
         ],
         cwd=loa.root,
         env=env,
@@ -286,7 +288,7 @@ def test_search_during_a_rebuild_never_crashes(loa: Cli) -> None:
     try:
         while rebuild.poll() is None:
             done = subprocess.run(
-                [sys.executable, "-m", "loa_memory", "search", "kafka", "--mode", "lexical"],
+                [sys.executable, "-m", "loa_memory", "search", *search],
                 cwd=loa.root,
                 env=env,
                 capture_output=True,
@@ -297,7 +299,12 @@ def test_search_during_a_rebuild_never_crashes(loa: Cli) -> None:
                 failures.append(done.stderr[-1500:])
     finally:
         rebuild.wait(timeout=300)
-    assert rebuild.returncode == 0, rebuild.stderr.read() if rebuild.stderr else ""
+    return rebuild.returncode, rebuild.stderr.read() if rebuild.stderr else "", failures
+
+
+def test_search_during_a_rebuild_never_crashes(loa: Cli) -> None:
+    code, errors, failures = _search_while_rebuilding(loa, ["--no-embed"], ["kafka", "--mode", "lexical"])
+    assert code == 0, errors
     assert failures == []
 
 
@@ -331,40 +338,8 @@ def test_vectors_removed_under_a_search_do_not_crash_it(loa: Cli, monkeypatch: p
 def test_hybrid_search_during_a_rebuild_with_vectors_never_crashes(loa: Cli) -> None:
     config = loa.root / ".loa.config.yaml"
     config.write_text(config.read_text().replace("  retrieval:\n", "  retrieval:\n    embedder: hashing\n", 1))
-    facts = "".join(
-        FINE.replace("MEM-20260101-002", f"MEM-20260101-{n:03d}").replace("Kafka", f"Kafka{n}") for n in range(1, 301)
-    )
-    (loa.root / MEMDIR / "facts.yaml").write_text(facts)
-    assert loa("index").exit_code == 0
-    env = {**os.environ, "LOA_MEMORY_SERVER": "off"}
-    rebuild = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from loa_memory.cli import run_command\n"
-            "for _ in range(6):\n    assert run_command(['index', '--rebuild']) == 0\n",
-        ],
-        cwd=loa.root,
-        env=env,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    failures = []
-    try:
-        while rebuild.poll() is None:
-            done = subprocess.run(
-                [sys.executable, "-m", "loa_memory", "search", "kafka audit", "--mode", "hybrid"],
-                cwd=loa.root,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-            if done.returncode not in (0, 1):
-                failures.append(done.stderr[-1500:])
-    finally:
-        rebuild.wait(timeout=300)
-    assert rebuild.returncode == 0, rebuild.stderr.read() if rebuild.stderr else ""
+    code, errors, failures = _search_while_rebuilding(loa, [], ["kafka audit", "--mode", "hybrid"])
+    assert code == 0, errors
     assert failures == []
 
 
