@@ -139,32 +139,34 @@ def test_schema_knows_the_new_fields() -> None:
     assert validate(no_trigger, schema)
 
 
+BACKFILL = {"category": "correction", "summary": "A new DAG backfilled two years of runs", "confidence": 0.9,
+            "content": "sync_crm got start_date 2024-01-01 and Airflow queued every missed day at once.",
+            "trigger": "create a new Airflow DAG",
+            "lesson": "Set catchup=False explicitly unless a backfill is intended"}
+DAG = ('from airflow import DAG\n\nwith DAG(dag_id="refresh_fx_rates", start_date=datetime(2024, 1, 1),\n'
+       '         schedule="0 17 * * 1-5"{}) as dag:\n    fetch = PythonOperator(task_id="fetch")\n')
+
+
+def _dag_hooks(loa: Cli, entry: dict[str, Any]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """The hook's answers, with ``entry`` added, to writing a DAG without ``catchup`` and one with catchup=False."""
+    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    path = str(loa.root / "dags/refresh_fx_rates.py")
+    return (_hook(loa, "Write", {"file_path": path, "content": DAG.format("")}),
+            _hook(loa, "Write", {"file_path": path, "content": DAG.format(", catchup=False")}))
+
+
 @needs_model
 def test_silent_when_the_call_already_follows_the_lesson(loa: Cli) -> None:
     """A near miss in the correction's own files and words that does the right thing: the DAG sets catchup=False."""
-    entry = {"category": "correction", "summary": "A new DAG backfilled two years of runs", "confidence": 0.9,
-             "content": "sync_crm got start_date 2024-01-01 and Airflow queued every missed day at once.",
-             "trigger": "create a new Airflow DAG", "applies_to": ["dags/**"],
-             "lesson": "Set catchup=False explicitly unless a backfill is intended"}
-    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
-    dag = ('from airflow import DAG\n\nwith DAG(dag_id="refresh_fx_rates", start_date=datetime(2024, 1, 1),\n'
-           '         schedule="0 17 * * 1-5"{}) as dag:\n    fetch = PythonOperator(task_id="fetch")\n')
-    path = str(loa.root / "dags/refresh_fx_rates.py")
-    code, out = _hook(loa, "Write", {"file_path": path, "content": dag.format("")})
+    (code, out), near_miss = _dag_hooks(loa, {**BACKFILL, "applies_to": ["dags/**"]})
     assert code == 0 and "BEFORE create a new Airflow DAG: Set catchup=False" in out
-    assert _hook(loa, "Write", {"file_path": path, "content": dag.format(", catchup=False")}) == (0, "")
+    assert near_miss == (0, "")
 
 
 @needs_model
 def test_a_grimoire_of_few_memories_fires_on_meaning(loa: Cli) -> None:
     """Among a few memories how rare a name is says little: the bar is meaning's, as it was before names counted."""
-    entry = {"category": "correction", "summary": "A new DAG backfilled two years of runs", "confidence": 0.9,
-             "content": "sync_crm got start_date 2024-01-01 and Airflow queued every missed day at once.",
-             "trigger": "create a new Airflow DAG", "lesson": "Set `catchup=False` unless a backfill is intended"}
-    assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
-    dag = ('from airflow import DAG\n\nwith DAG(dag_id="refresh_fx_rates", start_date=datetime(2024, 1, 1),\n'
-           '         schedule="0 17 * * 1-5"{}) as dag:\n    fetch = PythonOperator(task_id="fetch")\n')
-    path = str(loa.root / "dags/refresh_fx_rates.py")
-    code, out = _hook(loa, "Write", {"file_path": path, "content": dag.format("")})
+    quoted = "Set `catchup=False` unless a backfill is intended"
+    (code, out), near_miss = _dag_hooks(loa, {**BACKFILL, "lesson": quoted})
     assert code == 0 and "BEFORE create a new Airflow DAG" in out
-    assert _hook(loa, "Write", {"file_path": path, "content": dag.format(", catchup=False")}) == (0, "")
+    assert near_miss == (0, "")
