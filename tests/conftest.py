@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,3 +56,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"JSON contract: {sum(CONTRACT_CHECKS.values())} outputs of "
                                     f"{len(CONTRACT_CHECKS)} schemas validated "
                                     f"({', '.join(f'{k} {v}' for k, v in sorted(CONTRACT_CHECKS.items()))})")
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short private runtime folder for the warm server's socket (socket paths are limited to ~100 bytes),
+    servers enabled."""
+    folder = Path(tempfile.mkdtemp(prefix="lm", dir="/tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("LOA_MEMORY_SERVER", "auto")
+    monkeypatch.delenv("CI", raising=False)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -125,3 +126,17 @@ def initialised_repo() -> Iterator[Path]:
         root = make_repo(Path(tmp) / "repo")
         assert Cli(root)("init", "--layout", "lists").exit_code == 0
         yield root
+
+
+def loa_process(root: Path, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    """``loa-memory ARGS`` as its own process in ``root``, the way a user or an agent runs it (``env`` added)."""
+    return subprocess.run(
+        [sys.executable, "-m", "loa_memory", *args],
+        cwd=root,
+        input=stdin,
+        text=True,
+        capture_output=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+

@@ -18,30 +18,9 @@ import pytest
 
 from loa_memory.server import protocol
 from tests.fixtures import MEMDIR, Cli, make_repo
+from tests.fixtures import loa_process as run
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
-
-
-@pytest.fixture
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="lm", dir="/tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.setenv("LOA_MEMORY_SERVER", "auto")
-    monkeypatch.delenv("CI", raising=False)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def run(root: Path, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "loa_memory", *args],
-        cwd=root,
-        input=stdin,
-        text=True,
-        capture_output=True,
-        env={**os.environ, **env},
-        timeout=120,
-    )
 
 
 @pytest.fixture

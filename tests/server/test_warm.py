@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,19 +14,9 @@ import pytest
 from loa_memory import main
 from loa_memory.server import protocol
 from tests.fixtures import Cli, make_repo
+from tests.fixtures import loa_process as run
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
-
-
-@pytest.fixture
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short private runtime folder (socket paths are limited to ~100 bytes), servers enabled."""
-    folder = Path(tempfile.mkdtemp(prefix="lm", dir="/tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.setenv("LOA_MEMORY_SERVER", "auto")
-    monkeypatch.delenv("CI", raising=False)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(params=["models", "no-models"])
@@ -48,19 +34,6 @@ def served(request: pytest.FixtureRequest, loa: Cli, runtime: Path) -> Iterator[
     assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
     yield loa
     run(loa.root, "server", "stop")
-
-
-def run(root: Path, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    """``loa-memory ARGS`` as its own process, the way a user or an agent runs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "loa_memory", *args],
-        cwd=root,
-        input=stdin,
-        text=True,
-        capture_output=True,
-        env={**os.environ, **env},
-        timeout=120,
-    )
 
 
 def test_status_without_a_server(loa: Cli, runtime: Path) -> None:
@@ -224,11 +197,10 @@ def test_which_command_lines_go_to_the_server(
     assert (elsewhere is not None) is (served and argv[:1] != ["--root"])
 
 
-def test_the_server_embeds_in_the_background_what_commands_leave_for_later(
-    loa: Cli, runtime: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "off")  # no `index` process: the server alone catches up
-    config = loa.root / ".loa.config.yaml"  # a budget of 0 s: no command embeds before answering
+def _six_facts_no_command_embeds(loa: Cli) -> None:
+    """Six facts in a grimoire whose commands embed nothing before answering (a budget of 0 s, the hashing
+    embedder)."""
+    config = loa.root / ".loa.config.yaml"
     config.write_text(
         config.read_text().replace(
             "  retrieval:\n", "  retrieval:\n    eager_embed_seconds: 0\n    embedder: hashing\n", 1
@@ -236,6 +208,13 @@ def test_the_server_embeds_in_the_background_what_commands_leave_for_later(
     )
     for n in range(6):
         assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port of {n}").exit_code == 0
+
+
+def test_the_server_embeds_in_the_background_what_commands_leave_for_later(
+    loa: Cli, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "off")  # no `index` process: the server alone catches up
+    _six_facts_no_command_embeds(loa)
 
     def waiting() -> int:
         done = run(loa.root, "search", "which port", "--mode", "hybrid", "--format", "json")
@@ -327,14 +306,7 @@ def test_served_commands_leave_their_missing_vectors_to_the_server(
 ) -> None:
     """No `index` process per repository (each would load a model of its own): the server embeds the rest."""
     monkeypatch.setenv("LOA_MEMORY_BACKGROUND", "spawn")
-    config = loa.root / ".loa.config.yaml"  # a budget of 0 s: no command embeds before answering
-    config.write_text(
-        config.read_text().replace(
-            "  retrieval:\n", "  retrieval:\n    eager_embed_seconds: 0\n    embedder: hashing\n", 1
-        )
-    )
-    for n in range(6):
-        assert loa("add", "fact", f"Service {n} listens on port {8000 + n}", "--summary", f"Port of {n}").exit_code == 0
+    _six_facts_no_command_embeds(loa)
     assert run(loa.root, "server", "start", "--idle", "120").returncode == 0
     try:
         left = []
