@@ -90,7 +90,7 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
     """One episode candidate per cue in the transcript (timed by its turn, else ``moment``)."""
     session = session_id or transcript.session_id
     shown = _shown_path(config.root, transcript.path)
-    for cue in detect(transcript.turns, transcript.calls, likeness_for(config)):
+    for cue in detect(transcript.turns, transcript.calls, lambda: likeness_for(config)):
         quote = cue.evidence[0]
         content = quote if cue.kind != "error" else f"{cue.fields['error']}\nResolution: {cue.fields.get('resolution')}"
         gist = summarise(str(cue.fields.get("lesson") or quote))

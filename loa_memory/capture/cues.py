@@ -23,7 +23,7 @@ Questions (sentences ending in ``?``) and fenced code never count as speech.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -124,19 +124,22 @@ def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 3].rstrip() + "..."
 
 
-def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (), likeness: Likeness | None = None) -> Iterator[Cue]:
+def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (),
+           likeness: Callable[[], Likeness | None] | None = None) -> Iterator[Cue]:
     """Every cue in ``turns``, in transcript order (errors when their resolution, or the end, is reached);
     ``calls``, the agent's tool calls, tell what a user's correction answers (``capture/corrections.py``);
-    ``likeness``, when given, hears the replies to the agent no wording rule heard (``capture/likeness.py``)."""
+    ``likeness``, when given, provides what hears the replies to the agent no wording rule heard
+    (``capture/likeness.py``); it is asked for only when there is such a reply (it loads the embedder)."""
     heard = contexts(turns, calls)
     found = list(_detect(turns, heard))
-    if likeness is None:
-        yield from found
-        return
     covered = {cue.turn.line for cue in found}  # a turn a rule heard as anything keeps what the rule heard
     unheard = [(position, turn) for position, turn in enumerate(turns)
                if turn.role == "user" and turn.line not in covered and _may_correct(turn, heard.get(position))]
-    scores = likeness.scores([turn.text for _, turn in unheard])
+    judge = likeness() if likeness is not None and unheard else None
+    if judge is None:
+        yield from found
+        return
+    scores = judge.scores([turn.text for _, turn in unheard])
     extra = [_liked(turn, heard[position]) for (position, turn), score in zip(unheard, scores, strict=True)
              if score >= LIKENESS_THRESHOLD]
     for cue in found:

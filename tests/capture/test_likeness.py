@@ -33,7 +33,7 @@ def _cues(said: str, likeness: Likeness | None, *, agent: str = "Done, logout cl
         turns.append(Turn("tool", "ok", 3, 3, call_id="toolu_1"))
         turns.append(Turn("assistant", agent, 4, 4))
     turns.append(Turn("user", said, 5, 5))
-    return [cue.kind for cue in detect(turns, calls, likeness) if cue.turn.line == 5]
+    return [cue.kind for cue in detect(turns, calls, (lambda: likeness) if likeness else None) if cue.turn.line == 5]
 
 
 @needs_model
