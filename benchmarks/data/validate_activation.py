@@ -2,8 +2,9 @@
 """Validate a blind activation set's files (corrections, PreToolUse calls, tasks and the sets derived from them):
 schema, counts and cross-references.
 
-Usage: python3 validate_activation.py --prefix LETTER DIRECTORY   (correction ids LETTER01..LETTER40)
-Each set's own validate.py runs this with its letter. Exits non-zero and lists every problem found; prints a count
+Usage: python3 validate_activation.py --prefix LETTER [--without-derived] DIRECTORY   (ids LETTER01..LETTER40)
+Each set's own validate.py runs this with its letter; the second set, written before bench_set.jsonl and
+task_set.jsonl took their present shapes, with --without-derived (those two files are not checked). Exits non-zero and lists every problem found; prints a count
 summary on success.
 """
 import json
@@ -13,10 +14,12 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-if len(sys.argv) != 4 or sys.argv[1] != "--prefix":
-    sys.exit("usage: python3 validate_activation.py --prefix LETTER DIRECTORY")
-PREFIX = sys.argv[2]
-BASE = Path(sys.argv[3])
+_args = [a for a in sys.argv[1:] if a != "--without-derived"]
+DERIVED = len(_args) == len(sys.argv) - 1
+if len(_args) != 3 or _args[0] != "--prefix":
+    sys.exit("usage: python3 validate_activation.py --prefix LETTER [--without-derived] DIRECTORY")
+PREFIX = _args[1]
+BASE = Path(_args[2])
 errors: list[str] = []
 warnings: list[str] = []
 
@@ -290,8 +293,8 @@ for i, row in enumerate(aset[40:]):
 
 # ---------------------------------------------------------------- bench set
 BENCH_TYPE = {"guarded": "call", "harmless": "harmless", "near_miss": "near_miss"}
-bset = load_jsonl("bench_set.jsonl")
-if len(bset) != 110:
+bset = load_jsonl("bench_set.jsonl") if DERIVED else []
+if DERIVED and len(bset) != 110:
     err(f"bench_set.jsonl: expected 110 lines, found {len(bset)}")
 for i, row in enumerate(bset[:40]):
     if i < len(aset) and row != aset[i]:
@@ -309,8 +312,8 @@ for i, row in enumerate(bset[40:]):
         err(f"{where}: does not match action_calls.jsonl line {i + 1} in bench shape")
 
 # ---------------------------------------------------------------- task set
-tset = load_jsonl("task_set.jsonl")
-if len(tset) != 90:
+tset = load_jsonl("task_set.jsonl") if DERIVED else []
+if DERIVED and len(tset) != 90:
     err(f"task_set.jsonl: expected 90 lines, found {len(tset)}")
 for i, row in enumerate(tset[:40]):
     if i < len(aset) and row != aset[i]:
@@ -371,9 +374,11 @@ if errors:
     print(f"{len(errors)} error(s)")
     sys.exit(1)
 
-print(f"OK: {len(corrections)} corrections, {len(calls)} calls, {len(tasks)} tasks, {len(aset)} action_set rows, {len(bset)} bench_set rows, {len(tset)} task_set rows")
+derived_rows = f", {len(bset)} bench_set rows, {len(tset)} task_set rows" if DERIVED else ""
+print(f"OK: {len(corrections)} corrections, {len(calls)} calls, {len(tasks)} tasks, {len(aset)} action_set rows{derived_rows}")
 print("calls per tool and kind:")
 for tool in ["Bash", "Write", "Edit", "MultiEdit", "Read", "Glob", "Grep"]:
     row = {k: tool_kind[(tool, k)] for k in ("guarded", "near_miss", "harmless")}
     print(f"  {tool:9s} guarded={row['guarded']:2d} near_miss={row['near_miss']:2d} harmless={row['harmless']:2d} total={sum(row.values()):2d}")
-print(info_artifacts)
+if DERIVED:
+    print(info_artifacts)

@@ -1,85 +1,14 @@
 #!/usr/bin/env python3
-"""Validate the blind retrieval queries in queries.jsonl against memories.jsonl.
-
-Checks: JSON well-formed, required fields, unique sequential ids (BQ001..),
-allowed kinds, expected counts per kind (60/25/20/15 = 120), 1-3 relevant ids
-that all exist in the memories file, no duplicate query text, and for kind
-"superseded" that the relevant memory has a `supersedes` field.
-Exits 1 on any error.
+"""Validate the blind retrieval queries in queries.jsonl (ids BQ001..) against memories.jsonl (the checks:
+../validate_retrieval.py). Exits 1 on any error.
 
 Usage: python3 validate.py [queries.jsonl] [memories.jsonl]
 """
-import json
 import os
+import subprocess
 import sys
-from collections import Counter
-from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(HERE, "..", "validate_retrieval.py")
 QUERIES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "queries.jsonl")
-MEMORIES = sys.argv[2] if len(sys.argv) > 2 else str(Path(__file__).resolve().parents[1] / "retrieval" / "memories.jsonl")
-EXPECTED = {"task": 60, "lookup": 25, "why": 20, "superseded": 15}
-
-errors = []
-memories = {}
-with open(MEMORIES, encoding="utf-8") as f:
-    for n, line in enumerate(f, 1):
-        if line.strip():
-            m = json.loads(line)
-            memories[m["id"]] = m
-
-queries = []
-with open(QUERIES, encoding="utf-8") as f:
-    for n, line in enumerate(f, 1):
-        if not line.strip():
-            continue
-        try:
-            queries.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            errors.append(f"line {n}: invalid JSON ({e})")
-
-seen_text = set()
-for i, q in enumerate(queries, 1):
-    qid = q.get("id")
-    if qid != f"BQ{i:03d}":
-        errors.append(f"query {i}: id {qid!r}, expected BQ{i:03d}")
-    extra = set(q) - {"id", "kind", "query", "relevant"}
-    if extra:
-        errors.append(f"{qid}: unexpected fields {sorted(extra)}")
-    if q.get("kind") not in EXPECTED:
-        errors.append(f"{qid}: bad kind {q.get('kind')!r}")
-    text = q.get("query")
-    if not isinstance(text, str) or not text.strip():
-        errors.append(f"{qid}: empty query")
-    else:
-        key = text.strip().lower()
-        if key in seen_text:
-            errors.append(f"{qid}: duplicate query text")
-        seen_text.add(key)
-    rel = q.get("relevant")
-    if not isinstance(rel, list) or not 1 <= len(rel) <= 3:
-        errors.append(f"{qid}: relevant must be a list of 1-3 ids")
-        continue
-    if len(set(rel)) != len(rel):
-        errors.append(f"{qid}: duplicate relevant ids")
-    for r in rel:
-        if r not in memories:
-            errors.append(f"{qid}: unknown memory id {r}")
-    if q.get("kind") == "superseded":
-        for r in rel:
-            if r in memories and not memories[r].get("supersedes"):
-                errors.append(f"{qid}: superseded query points at {r}, which supersedes nothing")
-
-counts = Counter(q.get("kind") for q in queries)
-for kind, want in EXPECTED.items():
-    if counts.get(kind, 0) != want:
-        errors.append(f"kind {kind}: {counts.get(kind, 0)} queries, expected {want}")
-if len(queries) != sum(EXPECTED.values()):
-    errors.append(f"{len(queries)} queries, expected {sum(EXPECTED.values())}")
-
-if errors:
-    print("\n".join(errors))
-    print(f"FAILED: {len(errors)} error(s)")
-    sys.exit(1)
-print(f"OK: {len(queries)} queries " + ", ".join(f"{k}={counts[k]}" for k in EXPECTED)
-      + f"; {len({r for q in queries for r in q['relevant']})} distinct target memories")
+sys.exit(subprocess.call([sys.executable, SHARED, "--prefix", "BQ", QUERIES, *sys.argv[2:3]]))
