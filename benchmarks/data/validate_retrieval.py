@@ -12,7 +12,6 @@ Usage: python3 validate_retrieval.py --prefix PREFIX QUERIES [MEMORIES]
 (each set's own validate.py runs this with its prefix; MEMORIES defaults to retrieval/memories.jsonl)
 """
 import json
-import os
 import sys
 from collections import Counter
 from pathlib import Path
