@@ -170,3 +170,16 @@ def test_a_grimoire_of_few_memories_fires_on_meaning(loa: Cli) -> None:
     (code, out), near_miss = _dag_hooks(loa, {**BACKFILL, "lesson": quoted})
     assert code == 0 and "BEFORE create a new Airflow DAG" in out
     assert near_miss == (0, "")
+
+
+@needs_model
+def test_silent_on_documentation_and_on_commands_that_only_look(loa: Cli) -> None:
+    """A runbook about DAGs and the DAG's tests are the lesson's area, not its action; the DAG itself fires."""
+    (code, out), _ = _dag_hooks(loa, BACKFILL)
+    assert code == 0 and "BEFORE create a new Airflow DAG" in out
+    runbook = ("# Creating a new Airflow DAG\n\nGive every new DAG a start_date and a schedule; backfills go through "
+               "`airflow dags backfill`.\n")
+    assert _hook(loa, "Write", {"file_path": str(loa.root / "docs/runbooks/airflow-dags.md"),
+                                "content": runbook}) == (0, "")
+    assert _hook(loa, "Bash", {"command": "pytest tests/dags/test_refresh_fx_rates.py -q",
+                               "description": "Run the tests of the new Airflow DAG"}) == (0, "")

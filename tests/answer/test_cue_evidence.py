@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loa_memory.answer.cues.comply import follows_lesson, prescribed
+from loa_memory.answer.cues.comply import follows_lesson, mistaken, prescribed, repeats_mistake
 from loa_memory.answer.cues.words import build_table, words
 from loa_memory.model import Entry
 
@@ -61,7 +61,7 @@ def test_a_span_no_verb_asks_for_is_a_moment_or_the_mistake_not_the_fix() -> Non
     mistake = _correction(trigger="filter a query", lesson="Keep it an IQueryable; AsEnumerable() switches the rest "
                                                            "to client-side evaluation.")
     assert prescribed(moment) == set()
-    assert prescribed(mistake) == set()
+    assert prescribed(mistake) == {"IQueryable"}  # what "keep" asks for; AsEnumerable() is the mistake
     assert follows_lesson(moment, "alembic revision --autogenerate && alembic upgrade head") == []
 
 
@@ -104,3 +104,32 @@ def test_sql_keywords_and_more_imperatives_count_as_the_fix() -> None:
     assert follows_lesson(index, 'psql -c "CREATE INDEX idx_a ON events (a)"') == []
     assert follows_lesson(body, "\tdefer resp.Body.Close()\n") == ["resp.Body.Close()"]
     assert "NOT VALID" in prescribed(constraint)  # SQL in capitals is not a negation
+
+
+def test_identifiers_written_as_code_and_any_literal_count_as_the_fix() -> None:
+    html = _correction(trigger="render user content as HTML", content="A review's body ran a script in the admin.",
+                       lesson="Render it as text; if rich text is needed, sanitize it with DOMPurify first.")
+    ddl = _correction(trigger="run a DDL migration on Postgres", content="An ALTER queued behind a long read.",
+                      lesson="Start every migration with `SET lock_timeout = '5s'` so it fails fast.")
+    hashing = _correction(trigger="store user passwords", content="Passwords were kept as salted sha256.",
+                          lesson="Hash passwords with argon2id; never md5 or sha, salted or not.")
+    assert follows_lesson(html, "<div dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(body) }} />") == [
+        "DOMPurify"]
+    assert follows_lesson(ddl, "SET lock_timeout = '3s';\nALTER TABLE orders ADD COLUMN note text;") == [
+        "SET lock_timeout = '5s'"]
+    assert follows_lesson(ddl, "SET statement_timeout = '3s';\nALTER TABLE orders ADD COLUMN note text;") == []
+    assert follows_lesson(hashing, "from argon2 import PasswordHasher  # argon2id") == ["argon2id"]
+    assert follows_lesson(html, "el.innerHTML = review.body;") == []
+
+
+def test_a_call_that_carries_the_mistakes_own_code_repeats_it() -> None:
+    jwt = _correction(trigger="read claims from a JWT", summary="Unverified tokens were trusted",
+                      content="The middleware used jwt.decode, which checks no signature, so forged tokens passed.",
+                      lesson="Always use jwt.verify with the issuer's key; never `jwt.decode` for auth.")
+    push = _correction(trigger="force push a shared branch", content="`git push --force` dropped two commits.",
+                       lesson="Use --force-with-lease, and only on your own branches.")
+    assert "jwt.decode" in mistaken(jwt) and "jwt.verify" not in mistaken(jwt)
+    assert repeats_mistake(jwt, "const claims = jwt.decode(token) as Claims;") == ["jwt.decode"]
+    assert repeats_mistake(jwt, "const claims = jwt.verify(token, key) as Claims;") == []
+    assert repeats_mistake(push, "git push --force origin develop") == ["git push --force"]
+    assert repeats_mistake(push, "git push --force-with-lease origin feature/x") == []  # a flag is a whole word

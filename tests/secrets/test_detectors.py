@@ -206,11 +206,12 @@ def test_pii_lookalikes(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "you must pass timeout=30 to requests.get", "pass verify=False to skip the check in tests only",
     "pass max_age=10m to the cache decorator", "always pass retries=3 and backoff=0.5 to the client",
+    "never pass `--force` to get around the confirmation", "pass --no-cache and -q to the build",
 ])
 def test_passing_a_keyword_argument_in_prose_is_not_a_password(text: str) -> None:
     assert kinds(text) == []
 
 
-@pytest.mark.parametrize("text", ["pass: Zx8pQ2wLm7", "pass=timeout30x!", 'pass "hunter2=42"'])
+@pytest.mark.parametrize("text", ["pass: Zx8pQ2wLm7", "pass=timeout30x!", 'pass "hunter2=42"', "pass: --Zx8pQ2wLm7"])
 def test_a_password_after_pass_is_still_one(text: str) -> None:
     assert kinds(text) == ["password"]

@@ -1,27 +1,37 @@
-"""Does a tool call already do what a correction prescribes? Then it is not the guarded action but the right one.
+"""The code a correction names, both ways: does a tool call already do what the lesson prescribes (then it is the
+right action, not the guarded one), or does it repeat the code of the mistake itself?
 
 A near miss works in the correction's own files and words while following its lesson: the DAG sets
-``catchup=False``, the proto marks the old number ``reserved``, the upgrade goes through ``helm diff upgrade``.
-The sentence embedder sees the same area either way; the lesson's code-like spans tell them apart.
+``catchup=False``, the proto marks the old number ``reserved``, the upgrade goes through ``helm diff upgrade``,
+the hasher is ``argon2id``. The sentence embedder sees the same area either way; the lesson's code-like spans tell
+them apart.
 
-A span counts when it looks like code (a backticked span, a ``--flag``, or a token with ``=``, ``(``, ``:``, ``/``
-or a dotted name), follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put", "mark",
-"with" ...: "before ``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake,
-not the fix), is not in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in
-the correction's trigger, summary or incident (those name the mistake, or the thing both use).
+A span counts when it looks like code (a backticked span, a ``--flag``, a token with ``=``, ``(``, ``:``, ``/`` or
+a dotted name, or an identifier written as code: ``DOMPurify``, ``failureThreshold``, ``argon2id``, ``find_each``),
+follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put", "mark", "with" ...: "before
+``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake, not the fix), is not
+in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in the correction's
+trigger, summary or incident (those name the mistake, or the thing both use). A literal in a span stands for any
+literal: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``.
+
+The mistake's spans are the other side: the code-like spans of the trigger, summary and incident, and those the
+lesson forbids, less what it prescribes (``jwt.decode``, ``permit!``, ``git push --force``). A call that carries
+one does what went wrong before, in the same code, whatever its words (``match.py`` counts it as evidence).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from loa_memory.model import Entry
 
 # negations in prose: lower case or capitalised, never ALL CAPS ("NOT VALID", "NOT IN" are SQL)
 _NEGATION = re.compile(r"\b(?:[Nn]ever|[Nn]ot|[Nn]o|[Dd]on'?t|[Dd]o not|[Aa]void|[Ii]nstead of|[Rr]ather than|"
                        r"[Ww]ithout|[Nn]or|[Ss]top)\b")
-_CLAUSES = re.compile(r"[;:.!?]\s|,\s|\b(?:and|but|or|then)\b")
+_CLAUSES = re.compile(r"[;:.!?]\s|,\s|\s\(|\b(?:and|but|or|then)\b")  # a parenthesis asks or forbids on its own
+_BACKTICKED = re.compile(r"`[^`]*`")
 _SPAN = re.compile(r"`([^`]{2,60})`|\b([A-Z]{2,}(?: [A-Z]{2,}){1,4})\b|"
                    r"((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
                    r"(?:[A-Za-z_][\w.]*(?:\([^()\s]{0,20}\))?(?:=[\w.\"'/-]+)?))")
@@ -29,20 +39,30 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"compare|keep|store|pin|declare|enable|specify|apply|review|check|go through|with|via|through|"
                    r"defer|close|drain|quote|escape|validate|sanitize|mount|await|bind|paginate|batch|commit|retry|"
                    r"sign|verify|encrypt|rotate|lock|limit|cap|default to|create|generate|register|configure|"
-                   r"switch to|migrate to|guard)\b", re.I)
+                   r"switch to|migrate to|guard|iterate|registered|key|hash|render|start|share|follow|prefix|"
+                   r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
+                   r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
-_ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*)\((?:\.\.\.|…)\)")
+_ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)\)$")  # any arguments
+_IDENTIFIER = re.compile(r"[\w-]{4,}")
+_WRITTEN_AS_CODE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|\d|_")  # camelCase, DOMPurify, argon2id, find_each
+_LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
+_WORD = re.compile(r"[A-Za-z]+")
 
 
-def _code_like(token: str) -> bool:
+def _code_like(token: str, identifiers: bool = True) -> bool:
     if token.startswith("-"):
         return len(token) >= (4 if token.startswith("--") else 3)
-    return len(token) >= 3 and re.search(r"[=():/]|\.\w", token) is not None
+    if len(token) >= 3 and re.search(r"[=():/]|\.\w", token) is not None:
+        return True
+    return identifiers and _IDENTIFIER.fullmatch(token) is not None and _WRITTEN_AS_CODE.search(token) is not None
 
 
 def _mentions(text: str, token: str) -> bool:
     if re.search(r"(?:^|\s)-[A-Za-z]$", token):
         end = r"[A-Za-z]*(?![\w-])"  # a short flag may come bundled: ``-n`` in ``-nd``
+    elif token.split()[-1].startswith("-") and token[-1].isalnum():
+        end = r"(?![\w-])"  # ``--force`` is not ``--force-with-lease``
     elif token[-1].isalnum() or token[-1] == "_":
         end = r"(?![\w])"
     else:
@@ -52,35 +72,84 @@ def _mentions(text: str, token: str) -> bool:
 
 def prescribed(entry: Entry) -> frozenset[str]:
     """The code-like spans ``entry``'s lesson asks for."""
-    return _prescribed(entry.lesson or "", " ".join([*entry.triggers, entry.summary, entry.content]).lower())
+    return _prescribed(entry.lesson or "", " ".join([*entry.triggers, entry.summary, entry.content]))
+
+
+def mistaken(entry: Entry) -> frozenset[str]:
+    """The code-like spans of what went wrong: named by ``entry``'s trigger, summary or incident, or forbidden by its
+    lesson, and not prescribed by it."""
+    return _mistaken(entry.lesson or "", " ".join([*entry.triggers, entry.summary, entry.content]))
+
+
+def _spans(text: str, identifiers: bool = True) -> Iterator[tuple[int, str]]:
+    for match in _SPAN.finditer(text):
+        token = (match.group(1) or match.group(2) or match.group(3)).strip().rstrip(".,")
+        if token and (match.group(1) or match.group(2) or _code_like(token, identifiers)):
+            yield match.start(), token
 
 
 @functools.lru_cache(maxsize=4096)  # read once per lesson, not once per tool call (the warm server keeps it)
-def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
+def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The spans ``lesson`` asks for and those it forbids."""
     wanted: set[str] = set()
     forbidden: set[str] = set()
-    for clause in _CLAUSES.split(lesson):
+    for clause in _clauses(lesson):
         negation = _NEGATION.search(clause)
         asks = _ASKS.search(clause)
-        for match in _SPAN.finditer(clause):
-            token = (match.group(1) or match.group(2) or match.group(3)).strip().rstrip(".,")
-            if not token or not (match.group(1) or match.group(2) or _code_like(token)):
-                continue
-            if negation and match.start() > negation.start():
+        for start, token in _spans(clause):
+            if negation and start > negation.start():
                 forbidden.add(token)
-            elif asks and asks.start() < match.start():
+            elif asks and asks.start() < start:
                 wanted.add(token)
-    return frozenset(t for t in wanted - forbidden if not _mentions(mistake, t.lower()))
+    return frozenset(wanted), frozenset(forbidden)
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut at the ends of its clauses, never inside a backticked span (```timeout=(connect, read)```)."""
+    quoted = [m.span() for m in _BACKTICKED.finditer(text)]
+    cuts = [m for m in _CLAUSES.finditer(text) if not any(a < m.start() < b for a, b in quoted)]
+    starts = [0, *(m.end() for m in cuts)]
+    ends = [*(m.start() for m in cuts), len(text)]
+    return [text[a:b] for a, b in zip(starts, ends, strict=True)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
+    """What ``lesson`` asks for, less what the ``mistake`` (trigger, summary, incident) names too: any mention of a
+    code span, but only a code mention of a plain word (the incident "moved" a resource; the fix is a `moved` block)."""
+    wanted, forbidden = _lesson_spans(lesson)
+    lower = mistake.lower()
+    as_code = " ".join(_BACKTICKED.findall(mistake)).lower()
+    return frozenset(t for t in wanted - forbidden
+                     if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mistaken(lesson: str, mistake: str) -> frozenset[str]:
+    named = {token for _, token in _spans(mistake, identifiers=False)} | _lesson_spans(lesson)[1]
+    return frozenset(t for t in named - _prescribed(lesson, mistake) if len(t) >= 3)
 
 
 def follows_lesson(entry: Entry, change: str) -> list[str]:
     """The spans of ``entry``'s lesson that ``change`` (the lines an edit brings in, a file written, a command)
     already carries: empty when it carries none."""
-    found = []
-    for token in sorted(prescribed(entry)):
-        call = _ELLIPSIS_CALL.match(token)  # ``compareTo(...)``: any arguments
-        keywords = _KEYWORDS.fullmatch(token)  # ``CREATE INDEX CONCURRENTLY``: SQL in any case and spacing
-        if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
-                or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
-            found.append(token)
-    return found
+    return [token for token in sorted(prescribed(entry)) if carries(change, token)]
+
+
+def repeats_mistake(entry: Entry, change: str) -> list[str]:
+    """The spans of ``entry``'s mistake that ``change`` carries: empty when it carries none."""
+    return [token for token in sorted(mistaken(entry)) if carries(change, token, literals=False)]
+
+
+def carries(change: str, token: str, literals: bool = True) -> bool:
+    """Whether ``change`` has the code span ``token``: ``compareTo(...)`` with any arguments, SQL keywords in any case
+    and spacing, and (with ``literals``) any literal where the span has one."""
+    call = _ELLIPSIS_CALL.match(token)
+    keywords = _KEYWORDS.fullmatch(token)
+    if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
+            or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
+        return True
+    if not literals or not _LITERAL.search(token):
+        return False
+    pattern = f"(?:{_LITERAL.pattern})".join(re.escape(part).replace(r"\ ", r"\s*") for part in _LITERAL.split(token))
+    return re.search(pattern, change) is not None

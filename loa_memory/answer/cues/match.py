@@ -10,23 +10,28 @@ Four signals per correction:
 - paths: a file of the action matches the correction's ``applies_to`` globs (``PATH_LIFT``) or lies under one of
   its ``artifacts`` (``ARTIFACT_LIFT``);
 - names (``words.py``): the identifiers the call shares with the correction, weighted by their rarity in the
-  grimoire.
+  grimoire;
+- the mistake's own code (``comply.py``): the call carries a code span of what went wrong (``jwt.decode``,
+  ``permit!``): evidence, like a shared class.
 
 Meaning (with its lifts) and names are each turned into deviations from the action's typical memory of the
 grimoire, and added (names at ``WORDS_WEIGHT``): no fixed cosine or score, so the rule carries over between
-embedders and grimoires. A cue fires when that sum reaches ``ACTION_STANDOUT`` with a shared action class or an
-``applies_to`` path, ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the best correction's. How
-rare a name is means little among a few memories: with ``n`` of them the names count ``n / (n + WORDS_TRUST)`` of
-their weight and the bars move as much from meaning's alone (the first of each pair) to the sum's (the second),
-so a grimoire of five memories fires on meaning as it did before names were counted. A
+embedders and grimoires. A cue fires when that sum reaches ``ACTION_STANDOUT`` with evidence (a shared action class,
+an ``applies_to`` path or the mistake's code), ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the
+best correction's. How rare a name is means little among a few memories: with ``n`` of them the names count
+``n / (n + WORDS_TRUST)`` of their weight and the bars move as much from meaning's alone (the first of each pair) to
+the sum's (the second), so a grimoire of five memories fires on meaning as it did before names were counted. A
 correction never fires when:
 
 - its trigger names an action class the call does not perform: the classifier knows what that action looks like,
   and this call is not it (a commit in the same repository as a force push is not a force push);
-- the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``.
+- the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``;
+- the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
+  ``applies_to`` path with it: a Redis runbook is not a Redis write.
 
-Calibrated on benchmarks/data/action_cues and on the blind activation sets once each had been measured; each new
-blind set is measured once before anything is changed for it (benchmarks/reports/action-cues-blind-*.md).
+Calibrated on benchmarks/data/action_cues and on the blind activation sets once each had been measured (the bars,
+the inert calls and the mistake's code were chosen on sets 1-6 pooled, 240 guarded calls); each new blind set is
+measured once before anything is changed for it (benchmarks/reports/action-cues-blind-*.md).
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ from typing import Any
 
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
 from loa_memory.answer.cues.classes import action_classes, decisive, glosses, prose_classes
-from loa_memory.answer.cues.comply import follows_lesson
+from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
+from loa_memory.answer.cues.inert import inert
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import word_table, words
 from loa_memory.answer.recall import typical
@@ -54,7 +60,7 @@ ARTIFACT_LIFT = 0.08
 WORDS_WEIGHT = 0.5
 WORDS_TRUST = 20  # memories at which names count half their weight
 WORDS_PRIOR = (0.3, 0.4, 20)  # mean and deviation of a typical memory's shared-word score, worth this many memories
-ACTION_STANDOUT = (3.0, 5.5)  # meaning alone, meaning and names at full trust
+ACTION_STANDOUT = (3.0, 4.5)  # meaning alone, meaning and names at full trust
 MEANING_STANDOUT = (4.0, 7.0)
 ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
@@ -70,8 +76,9 @@ class ActionCue:
     trigger: str
     classes: frozenset[str]
     by_path: bool
-    evidence: bool = True  # a shared class or an applies_to path, not meaning alone
+    evidence: bool = True  # a shared class, an applies_to path or the mistake's code, not meaning alone
     trust: float = 1.0  # how much the names count, by how many memories back their rarity (0 to 1)
+    repeats: tuple[str, ...] = ()  # the mistake's code spans the call carries
 
     @property
     def needed(self) -> float:
@@ -145,6 +152,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
     word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
     trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
+    quiet = inert(action, result.paths)
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
     to_trigger = retriever.vectors(flat, cache=True) @ vector
@@ -157,12 +165,13 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         shared = result.classes & guarded
         guarded = decisive(guarded)  # only these silence a correction whose class the call does not perform
         by_path = glob_match(entry.applies_to, result.paths)
-        if guarded and not shared and not by_path:
-            continue  # the same area, another action (or no known action at all): a near miss
+        if (guarded or quiet) and not shared and not by_path:
+            continue  # the same area, another action (or no known action at all, or one that changes no code)
         followed = follows_lesson(entry, change)
         if followed:
             result.followed[entry.id] = followed
             continue  # it already does what the lesson asks: the right action, not the guarded one
+        repeats = tuple(repeats_mistake(entry, change))
         on_artifact = artifact_match(_artifacts(entry), result.paths)
         best = max(range(len(texts)), key=lambda n: similarities[n])
         relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
@@ -171,7 +180,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         by_words = (shared_words.get(grimoire.key_of(entry) or "", 0.0) - word_mean) / word_deviation
         standout = (relevance - mean) / deviation + WORDS_WEIGHT * trust * by_words
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
-                                bool(shared) or by_path, trust))
+                                bool(shared or by_path or repeats), trust, repeats))
     return scored
 
 
@@ -187,7 +196,8 @@ def action_record(result: ActionCues) -> dict[str, Any]:
         "classes": sorted(result.classes),
         "cues": [{"id": c.entry.id, "category": c.entry.category, "world": c.entry.world,
                   "imperative": c.imperative, "severity": c.entry.severity, "relevance": round(c.relevance, 4),
-                  "standout": round(c.standout, 2), "classes": sorted(c.classes), "by_path": c.by_path}
+                  "standout": round(c.standout, 2), "classes": sorted(c.classes), "by_path": c.by_path,
+                  "repeats": list(c.repeats)}
                  for c in result.cues],
         "followed": [{"id": key, "spans": spans} for key, spans in result.followed.items()],
         "warnings": result.warnings,

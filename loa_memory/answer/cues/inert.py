@@ -1,0 +1,52 @@
+"""Calls that cannot perform a guarded action by themselves: prose documentation written or edited, and shell
+commands that only look, build or test (``git status``, ``pytest``, ``kubectl get``, ``terraform plan``).
+
+Such a call works in the correction's area (a runbook about Redis, the tests of the payments module) without doing
+anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
+``applies_to`` path still does (``match.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from loa_memory.answer.cues.action import Action
+
+_DOCS = re.compile(r"(?i)(?:^|/)docs?/|\.(?:md|markdown|mdx|rst|adoc)$|(?:^|/)(?:README|CHANGELOG|CONTRIBUTING)[^/]*$")
+_FLAGS = r"(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+"  # options before a subcommand: kubectl -n x --context y get
+_LOOKS = [
+    r"git(?:\s+-C\s+\S+)?\s+(?:status|log|diff|show|blame|ls-files|rev-parse|branch|fetch|describe|remote(?:\s+-v)?)\b",
+    r"(?:python3?\s+-m\s+)?pytest\b", r"go\s+(?:test|vet|build|list)\b",
+    r"cargo\s+(?:test|clippy|check|fmt|build|tree)\b",
+    r"(?:npm|pnpm|yarn)\s+(?:test|lint|outdated|ls|list|view|why)\b",
+    r"(?:npm|pnpm|yarn)\s+run\s+(?:test|lint|typecheck|check|build)\b",
+    r"npx\s+(?:tsc|vitest|jest|eslint|prettier\s+--check)\b",
+    r"(?:eslint|ruff|mypy|flake8|tsc|jest|vitest|rspec|phpunit|shellcheck|hadolint)\b",
+    r"(?:python3?\s+)?manage\.py\s+(?:test|check|showmigrations|sqlmigrate)\b",
+    r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+test|rails\s+test)\b",
+    r"\./gradlew\s+\S*(?:test|dependencies|lint|check)\S*",
+    r"mvn\s+(?:test|verify|dependency:tree)\b", r"dotnet\s+(?:test|build)\b",
+    r"kubectl" + _FLAGS + r"\s+(?:get|describe|logs|top|explain|diff|version"
+    r"|config\s+(?:current-context|get-contexts))\b",
+    r"helm" + _FLAGS + r"\s+(?:list|ls|status|history|get|template|lint|diff)\b",
+    r"docker\s+(?:ps|logs|images|inspect|compose(?:\s+-f\s+\S+)?\s+(?:ps|logs|config))\b",
+    r"terraform(?:\s+-chdir=\S+)?\s+(?:plan|init|fmt|validate|show|output|workspace\s+(?:show|list)|state\s+(?:list|show)"
+    r"|providers|version)\b",
+    r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
+]
+_LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:" + "|".join(_LOOKS) + r")")  # possessive: linear time
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"")
+_STAGES = re.compile(r"&&|\|\||;|\||\n")
+_WRITES = re.compile(r"(?<![0-9&])>(?!\s*/dev/null|&)|\s-(?:delete|exec|execdir|ok)\b")  # into a file; find acting
+
+
+def inert(action: Action, paths: tuple[str, ...]) -> bool:
+    """Whether ``action`` only writes documentation, or is a command whose every step only looks, builds or tests."""
+    if action.kind != "command":
+        return bool(paths) and all(_DOCS.search(PurePosixPath(p).as_posix()) for p in paths)
+    command = _QUOTED.sub("''", action.text)  # a | or ; inside quotes separates no steps
+    if "$(" in command or "`" in command or _WRITES.search(command):
+        return False
+    stages = [stage.strip() for stage in _STAGES.split(command)]
+    return any(stages) and all(_LOOKING.match(stage) for stage in stages if stage)

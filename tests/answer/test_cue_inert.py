@@ -1,0 +1,47 @@
+"""Calls that only write documentation or only look, build or test (``inert.py``): meaning alone never fires on
+them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loa_memory.answer.cues.action import Action
+from loa_memory.answer.cues.inert import inert
+
+LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks -q -x 2>&1 | tail -20",
+           "kubectl --context prod-eu -n media get deploy thumbnail-worker -o jsonpath='{.spec.replicas}'",
+           "cd infra/prod && terraform init -input=false && terraform plan -var-file=prod.tfvars -out=tfplan",
+           "docker compose ps && docker compose logs --tail=100 web", "go test ./internal/... -count=1",
+           "npx tsc --noEmit -p tsconfig.json && npx vitest run src/cart", "rg -n 'TODO|FIXME' src/ | head -50",
+           "python manage.py test accounts --parallel 4", "cd web && npm outdated --long"]
+CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
+            "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
+            "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
+            "psql \"$DATABASE_URL\" -c 'DROP TABLE events'", "cat <<'EOF' > deploy.sh\nrm -rf /srv/app\nEOF"]
+
+
+@pytest.mark.parametrize("command", LOOKING)
+def test_commands_that_only_look_build_or_test(command: str) -> None:
+    assert inert(Action("command", (), command), ())
+
+
+@pytest.mark.parametrize("command", CHANGING)
+def test_commands_that_change_something(command: str) -> None:
+    assert not inert(Action("command", (), command), ())
+
+
+@pytest.mark.parametrize(("path", "docs"), [("README.md", True), ("docs/runbooks/redis.md", True),
+                                            ("ml/churn/README.md", True), ("CHANGELOG.md", True),
+                                            ("requirements.txt", False), ("src/app.ts", False),
+                                            (".github/workflows/ci.yml", False), ("db/migrate/001.rb", False)])
+def test_documentation_files(path: str, docs: bool) -> None:
+    assert inert(Action("write", (path,), "text"), (path,)) is docs
+    assert not inert(Action("edit", (path, "src/app.ts"), "text"), (path, "src/app.ts"))  # all files must be docs
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.sampled_from(LOOKING), st.sampled_from(CHANGING), st.sampled_from([" && ", "; ", " | ", "\n"]))
+def test_one_changing_step_makes_the_command_count(looking: str, changing: str, joint: str) -> None:
+    assert not inert(Action("command", (), looking + joint + changing), ())
