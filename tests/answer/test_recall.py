@@ -41,6 +41,17 @@ def test_no_correction_for_an_unrelated_task(seeded: Cli) -> None:
     assert seeded.json("recall", "update the wording of the onboarding email")["corrections"] == []
 
 
+@needs_model
+def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> None:
+    """Explaining or documenting the area of a lesson is not doing what it warns about; the same correction fires
+    when the task does it."""
+    doing = seeded.json("recall", "remove the legacy_flag column from the orders table")["corrections"]
+    assert [c["imperative"].split(":")[0] for c in doing] == ["BEFORE drop a column from a database table"]
+    for task in ("Explain why the orders table still has a legacy_flag column",
+                 "Document in the README which columns of the orders table the reports read"):
+        assert seeded.json("recall", task)["corrections"] == []
+
+
 def test_budget_bounds_what_is_returned_and_economics_are_logged(seeded: Cli) -> None:
     data = seeded.json("recall", "choose a database for the new service", "--budget", "60")
     assert data["economics"]["total_tokens"] <= 60

@@ -46,7 +46,7 @@ from loa_memory.answer.cues.classes import action_classes, decisive, glosses, pr
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import inert
 from loa_memory.answer.cues.paths import artifact_match, glob_match
-from loa_memory.answer.cues.words import word_table, words
+from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words
 from loa_memory.answer.recall import typical
 from loa_memory.model import Entry
 from loa_memory.search.retriever import Retriever
@@ -58,8 +58,6 @@ CLASS_LIFT = 0.15
 PATH_LIFT = 0.15
 ARTIFACT_LIFT = 0.08
 WORDS_WEIGHT = 0.5
-WORDS_TRUST = 20  # memories at which names count half their weight
-WORDS_PRIOR = (0.3, 0.4, 20)  # mean and deviation of a typical memory's shared-word score, worth this many memories
 ACTION_STANDOUT = (3.0, 4.5)  # meaning alone, meaning and names at full trust
 MEANING_STANDOUT = (4.0, 7.0)
 ACTION_MARGIN = 2.0

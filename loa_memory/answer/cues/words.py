@@ -26,6 +26,8 @@ _STOP = frozenset(
     "using only also all any but can will would should must each every out off get set new old one two per via "
     "make made just more most".split())
 _FIELDS = ("summary", "content", "trigger", "triggers", "lesson", "tags", "artifacts", "applies_to")
+WORDS_TRUST = 20  # memories at which names count half their weight
+WORDS_PRIOR = (0.3, 0.4, 20)  # mean and deviation of a typical memory's shared-word score, worth this many memories
 
 
 def words(text: str) -> frozenset[str]:
