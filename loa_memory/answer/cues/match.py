@@ -123,6 +123,8 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
                         cue_id=uuid.uuid4().hex[:16])
     grimoire = grimoire or load_grimoire(config)
     candidates = grimoire.active_of("correction", moment)
+    if inert(action, paths):  # only a shared class or an applies_to path fires: without one, nothing to embed
+        candidates = [e for e in candidates if classes & _guarded(e) or glob_match(e.applies_to, paths)]
     if not candidates or not (action.text.strip() or paths):
         return result
     retriever = Retriever(config, grimoire)
@@ -150,7 +152,6 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
     word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
     trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
-    quiet = inert(action, result.paths)
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
     to_trigger = retriever.vectors(flat, cache=True) @ vector
@@ -159,12 +160,11 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     for entry, texts in zip(candidates, phrasings, strict=True):
         similarities = [float(s) for s in to_trigger[start:start + len(texts)]]
         start += len(texts)
-        guarded = frozenset().union(*(prose_classes(t) for t in texts)) or prose_classes(entry.summary)
+        guarded = _guarded(entry)
         shared = result.classes & guarded
-        guarded = decisive(guarded)  # only these silence a correction whose class the call does not perform
         by_path = glob_match(entry.applies_to, result.paths)
-        if (guarded or quiet) and not shared and not by_path:
-            continue  # the same area, another action (or no known action at all, or one that changes no code)
+        if decisive(guarded) and not shared and not by_path:
+            continue  # the same area, another action (only decisive classes silence a correction)
         followed = follows_lesson(entry, change)
         if followed:
             result.followed[entry.id] = followed
@@ -180,6 +180,11 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
                                 bool(shared or by_path or repeats), trust, repeats))
     return scored
+
+
+def _guarded(entry: Entry) -> frozenset[str]:
+    """The action classes ``entry``'s triggers (or summary) name."""
+    return frozenset().union(*(prose_classes(t) for t in entry.triggers)) or prose_classes(entry.summary)
 
 
 def _artifacts(entry: Entry) -> list[str]:
