@@ -131,7 +131,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
-    from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words
+    from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words  # answer.cues imports us
 
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}

@@ -10,6 +10,7 @@ diff misses (``match.py``).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -35,11 +36,17 @@ def words(text: str) -> frozenset[str]:
     letters or more, common English words left out."""
     found: set[str] = set()
     for identifier in _IDENTIFIER.findall(text):
-        pieces = [identifier, *re.split(r"[_.-]", identifier)]
-        for piece in list(pieces):
-            pieces += _PARTS.findall(piece)
-        found.update(p.lower() for p in pieces)
-    return frozenset(w for w in found if len(w) >= 3 and w not in _STOP)
+        found.update(_pieces(identifier))
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=65536)  # the same identifiers recur across memories and calls
+def _pieces(identifier: str) -> tuple[str, ...]:
+    pieces = [identifier, *re.split(r"[_.-]", identifier)]
+    for piece in list(pieces):
+        pieces += _PARTS.findall(piece)
+    lowered = {p.lower() for p in pieces}
+    return tuple(w for w in lowered if len(w) >= 3 and w not in _STOP)
 
 
 def entry_text(entry: Entry) -> str:
