@@ -37,7 +37,7 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # the names they share in deviations (``answer/cues/words.py``, trusted by the grimoire's size as for action cues).
 # It fires when that reaches CUE_STANDOUT (from meaning's bar alone to the sum's as names earn trust) and is within
 # CUE_MARGIN of the best correction's. A task that asks for prose (document, explain, summarise) fires only a
-# correction that names the same kind of action.
+# correction that names the same kind of action; one that asks for tests, only such a correction or one about tests.
 CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
 CUE_MARGIN = 1.0
 CUE_WORDS = 0.5
@@ -59,6 +59,9 @@ TIMELINE = 5
 _ASKS_FOR_PROSE = re.compile(r"(?i)(?:please\s+)?(?:document|explain|summari[sz]e|describe|add (?:a|an) (?:section|"
                              r"paragraph|note) to (?:the )?(?:readme|docs?|contributing|changelog)|update (?:the )?"
                              r"(?:readme|docs?|changelog))\b")
+_WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
+                           r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?))\b")
+_ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
 
 
 def tokens(text: str) -> int:
@@ -140,6 +143,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
     trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
     prose = _ASKS_FOR_PROSE.match(task.strip()) is not None
+    tests = _WRITES_TESTS.match(task.strip()) is not None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
     scored = []
@@ -149,8 +153,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
-        if prose and not shared:
-            continue  # documenting or explaining the area is not doing the guarded thing
+        if (prose or (tests and not _ABOUT_TESTS.search(" ".join([*texts, entry.summary])))) and not shared:
+            continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
         by_words = (shared_words.get(key, 0.0) - word_mean) / word_deviation

@@ -97,7 +97,7 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
         if word == "pass" and not quoted and _re_keyword_argument().match(value):
             continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
         if bare_pass and _FLAG.fullmatch(value) and not re.search(r"[:=]", text[ke:vs]):
-            continue  # "never pass `--force` to get around the prompt": the verb, passing an option
+            continue  # "never pass `--force` to get around the prompt", "pass `dtype=`": the verb, passing an option
         # "pass an allow-list such as `...`" is the verb: only a generated literal in the code it passes counts
         verb = bare_pass and _is_verb_gap(text[ke:vs])
         code = _code_span_value(text, value, vs, quoted, looks_generated if verb else looks_like_password)
@@ -143,7 +143,7 @@ def _code_span_value(text: str, value: str, vs: int, quoted: bool,
     return ()
 
 
-_FLAG = re.compile(r"--?[A-Za-z][\w-]*")
+_FLAG = re.compile(r"--?[A-Za-z][\w-]*|[A-Za-z_][\w.]*=")  # an option, or a keyword argument named without a value
 
 
 @cache

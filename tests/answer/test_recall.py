@@ -52,6 +52,17 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
         assert seeded.json("recall", task)["corrections"] == []
 
 
+@needs_model
+def test_a_task_that_asks_for_tests_fires_only_lessons_about_tests(seeded: Cli) -> None:
+    assert seeded("add", "correction", "A skipped test hid a broken refund path for a month",
+                  "--trigger", "skip a failing test to get the build green",
+                  "--lesson", "fix the code or quarantine the test with an issue link").exit_code == 0
+    task = "Add integration tests for the nightly reporting job against the staging database"
+    assert seeded.json("recall", task)["corrections"] == []  # the reporting job's area, not its lesson's action
+    fired = seeded.json("recall", "Add tests for the refund path and skip the ones that fail for now")["corrections"]
+    assert [c["imperative"].split(":")[0] for c in fired] == ["BEFORE skip a failing test to get the build green"]
+
+
 def test_budget_bounds_what_is_returned_and_economics_are_logged(seeded: Cli) -> None:
     data = seeded.json("recall", "choose a database for the new service", "--budget", "60")
     assert data["economics"]["total_tokens"] <= 60

@@ -207,6 +207,7 @@ def test_pii_lookalikes(text: str) -> None:
     "you must pass timeout=30 to requests.get", "pass verify=False to skip the check in tests only",
     "pass max_age=10m to the cache decorator", "always pass retries=3 and backoff=0.5 to the client",
     "never pass `--force` to get around the confirmation", "pass --no-cache and -q to the build",
+    "Pass `dtype=` for identifier columns (as `str`) when reading CSVs",
 ])
 def test_passing_a_keyword_argument_in_prose_is_not_a_password(text: str) -> None:
     assert kinds(text) == []
