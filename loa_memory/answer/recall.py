@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from loa_memory.answer.typical import typical
 from loa_memory.model import Entry, Finding, headline
 from loa_memory.render.problems import problem_records
 from loa_memory.search.retriever import Retriever
@@ -43,7 +44,6 @@ CUE_MARGIN = 1.0
 CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
 COVERAGE_SHARE = 0.3
-TYPICAL_PRIOR = (0.1, 0.1, 20)  # mean and deviation of a typical memory's relevance, worth this many memories
 LEXICAL_DEPTH = 300  # word matches beyond this many entries add nothing worth counting
 # Preference cues: the task's cosine to the preference's context and headline (plus ACTION_LIFT for a shared
 # specific action) reaches PREFERENCE_THRESHOLD and is within PREFERENCE_MARGIN of the best preference.
@@ -134,14 +134,12 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
-    from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words  # answer.cues imports us
+    from loa_memory.answer.cues.words import shared_names  # lazily: loads the cues package, only with corrections
 
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
     mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
-    shared_words = word_table(grimoire).overlap(words(task))
-    word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
-    trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
+    names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.match(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
@@ -157,26 +155,15 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
             continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
-        by_words = (shared_words.get(key, 0.0) - word_mean) / word_deviation
-        standout = (relevance - mean) / deviation + CUE_WORDS * trust * by_words
+        standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key)
         scored.append(Cue(entry, relevance, shared, standout))
     if not scored:
         return []
-    bar = CUE_STANDOUT[0] + (CUE_STANDOUT[1] - CUE_STANDOUT[0]) * trust
+    bar = CUE_STANDOUT[0] + (CUE_STANDOUT[1] - CUE_STANDOUT[0]) * names.trust
     best = max(c.standout for c in scored)
     cues = [c for c in scored if c.standout >= bar and c.standout >= best - CUE_MARGIN]
     cues.sort(key=lambda c: -c.standout)
     return cues
-
-
-def typical(relevance: Any, prior: tuple[float, float, int] = TYPICAL_PRIOR) -> tuple[float, float]:
-    """Mean and deviation of the task's relevance to the grimoire's memories (a numpy array), pulled towards
-    ``prior`` (mean, deviation, worth this many memories) when there are few of them."""
-    prior_mean, prior_deviation, weight = prior
-    n = len(relevance)
-    mean = (float(relevance.sum()) + weight * prior_mean) / (n + weight)
-    spread = float(((relevance - relevance.mean()) ** 2).sum()) if n else 0.0
-    return mean, max(((spread + weight * prior_deviation**2) / (n + weight)) ** 0.5, 1e-6)
 
 
 def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:

@@ -46,8 +46,8 @@ from loa_memory.answer.cues.classes import action_classes, decisive, glosses, pr
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import inert
 from loa_memory.answer.cues.paths import artifact_match, glob_match
-from loa_memory.answer.cues.words import WORDS_PRIOR, WORDS_TRUST, word_table, words
-from loa_memory.answer.recall import typical
+from loa_memory.answer.cues.words import shared_names
+from loa_memory.answer.typical import typical
 from loa_memory.model import Entry
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
@@ -146,12 +146,9 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     vector = retriever.vectors([result.rendering])[0]
     cosine = dict(retriever.semantic(result.rendering))
     mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
-    table = word_table(grimoire)
     action = result.action
     change = action.added if action.kind != "command" else action.text
-    shared_words = table.overlap(words(" ".join([action.description, *result.paths, change])))
-    word_mean, word_deviation = typical(np.array(list(shared_words.values()), dtype=float), WORDS_PRIOR)
-    trust = len(shared_words) / (len(shared_words) + WORDS_TRUST)
+    names = shared_names(grimoire, " ".join([action.description, *result.paths, change]))
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
     to_trigger = retriever.vectors(flat, cache=True) @ vector
@@ -175,10 +172,10 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
                      + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
                      + (ARTIFACT_LIFT if on_artifact else 0.0))
-        by_words = (shared_words.get(grimoire.key_of(entry) or "", 0.0) - word_mean) / word_deviation
-        standout = (relevance - mean) / deviation + WORDS_WEIGHT * trust * by_words
+        by_words = names.deviations(grimoire.key_of(entry) or "")
+        standout = (relevance - mean) / deviation + WORDS_WEIGHT * names.trust * by_words
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
-                                bool(shared or by_path or repeats), trust, repeats))
+                                bool(shared or by_path or repeats), names.trust, repeats))
     return scored
 
 

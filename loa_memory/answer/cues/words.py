@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from loa_memory.answer.typical import typical
 from loa_memory.model import Entry
 from loa_memory.store.load import Grimoire
 
@@ -92,3 +93,27 @@ def build_table(entries: Iterable[tuple[str, Entry]]) -> WordTable:
     total = len(table)
     scale = math.log(total + 1) or 1.0  # rarity in units of the rarest word's: comparable between grimoire sizes
     return WordTable(table, {w: math.log((total + 1) / (n + 0.5)) / scale for w, n in frequency.items()})
+
+
+@dataclass(frozen=True)
+class SharedNames:
+    """The names a text shares with each memory (by index key) as deviations from a typical memory's, and how far
+    they can be trusted: among ``n`` memories, ``n / (n + WORDS_TRUST)`` (how rare a word is says little among a
+    few)."""
+
+    overlap: dict[str, float]
+    mean: float
+    deviation: float
+    trust: float
+
+    def deviations(self, key: str) -> float:
+        return (self.overlap.get(key, 0.0) - self.mean) / self.deviation
+
+
+def shared_names(grimoire: Grimoire, text: str) -> SharedNames:
+    """What ``text`` (a task, a tool call) shares in names with each memory of ``grimoire``."""
+    import numpy as np
+
+    overlap = word_table(grimoire).overlap(words(text))
+    mean, deviation = typical(np.array(list(overlap.values()), dtype=float), WORDS_PRIOR)
+    return SharedNames(overlap, mean, deviation, len(overlap) / (len(overlap) + WORDS_TRUST))
