@@ -182,11 +182,26 @@ WORD_RULES: tuple[WordRule, ...] = (
 SELF_CORRECTION = re.compile(
     r"\bi meant\b|\bi mean to say\b|\bmy (?:mistake|bad|fault|typo)\b|\btypo on my (?:side|part|end)\b|"
     r"\bi (?:mistyped|misspoke|misremembered|mixed (?:them|those|these|it) up)\b|\bi gave you the wrong\b|"
-    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b",
+    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b|"
+    # the user speaking of their own doing or asking out of curiosity: nothing the agent did wrong
+    r"\bmy mess\b|\bjust (?:curious|asking|wondering)\b|\bnot complaining\b|"
+    r"\bout of curiosity\b|\bnever in a million years\b|\bnever (?:would|could) (?:i|we|have)\b|"
+    r"\b(?:would|could) never have\b",
     _I,
 )
+# a reply that opens by approving and never turns against what the agent did ("yep, that was it, the console is
+# clean again"; "yeah fix the mypy one"): liked as a correction only when it turns ("Looks good. One thing though")
+APPROVING = re.compile(r"^(?:yes|yep|yup|yeah|great|perfect|nice|cool|ok(?:ay)?|thanks?|thank you|looks good|lgtm|"
+                       r"that works|works|good|sure|right)\b", _I)
+TURNING = re.compile(r"\b(?:but|though|however|although|one thing|a few things|two things|instead|rather|why|never|"
+                     r"don'?t|do not|not|no|wrong|should(?:n'?t)?|must|stop|please|can you|could you|before)\b", _I)
+# an approval's punctuation and signs (👍 ✅ 🚀 :+1:): a sentence of nothing else has no lesson in it
+_APPROVAL_SIGN = r"[\s,.!:\-\u2600-\u27bf\U0001f300-\U0001faff\ufe0f\u200d]"
 ACKNOWLEDGEMENT = re.compile(
-    r"^(?:ok(?:ay)?|thanks?|thank you|yes|yep|sure|go ahead|continue|fine|good|great|right)\b[\s,.!]*$", _I
+    r"^" + _APPROVAL_SIGN + r"*+(?:(?:ok(?:ay)?|thanks?|thank you|thx|ty|yes|yep|yup|sure|go ahead|continue|fine|good|"
+    r"great|right|perfect|nice|cool|awesome|lgtm|looks good(?: to me)?|ship it|works(?: for me)?|that works|"
+    r"good catch)\b|\+1)?" + _APPROVAL_SIGN + r"*+$",
+    _I,
 )
 _ACTION_LIMIT = 200
 _REJECTED = ("doesn't want to proceed", "tool use was rejected")
@@ -291,8 +306,8 @@ def hear(sentence: str, context: Context) -> WordRule | None:
     for rule in WORD_RULES:
         if question and not rule.questions:
             continue
-        if rule.name == "no" and context.asked:
-            continue  # "No, leave it" answers the agent's question
+        if rule.name in ("no", "dont") and context.asked and not context.rejected:
+            continue  # "No, leave it" and "don't delete it yet" answer the agent's question
         if not rule.pattern.search(sentence):
             continue
         if rule.need == "after" and not context.responding:
@@ -307,8 +322,14 @@ def hear(sentence: str, context: Context) -> WordRule | None:
 
 def corrects_self(text: str) -> bool:
     """Whether the user is correcting their own words, not the agent ("sorry, I meant the connect timeout, not the
-    read one", "my bad, the other bucket"): nothing the agent should learn from."""
+    read one", "my bad, the other bucket"), or speaking of their own doing ("my mess, I'll stash them first",
+    "not complaining, just curious"): nothing the agent should learn from."""
     return SELF_CORRECTION.search(text) is not None
+
+
+def only_approves(text: str) -> bool:
+    """Whether a reply opens by approving and nothing in it turns against what the agent did."""
+    return APPROVING.match(text.strip()) is not None and TURNING.search(text) is None
 
 
 def touches(sentence: str, context: Context) -> bool:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, corrects_self, hear
+from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, corrects_self, hear, only_approves
 from loa_memory.capture.likeness import THRESHOLD as LIKENESS_THRESHOLD
 from loa_memory.capture.likeness import Likeness
 from loa_memory.capture.transcript import Role, ToolCall, Turn
@@ -150,12 +150,13 @@ def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (),
 
 
 def _may_correct(turn: Turn, context: Context | None) -> bool:
-    """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks, and
-    does not correct the user's own words."""
+    """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks or
+    approval, and does not correct the user's own words."""
     if context is None or not context.responding or (context.asked and not context.rejected):
         return False
     said = sentences(turn.text)
-    return bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said) and not corrects_self(turn.text)
+    return (bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said) and not corrects_self(turn.text)
+            and not only_approves(turn.text))
 
 
 def _liked(turn: Turn, context: Context) -> Cue:
@@ -207,7 +208,8 @@ def _classify(sentence: str, role: Role, context: Context, corrected: bool) -> t
 
 def _speech_cues(turn: Turn, previous_assistant: str, context: Context) -> Iterator[Cue]:
     said = sentences(turn.text)
-    skip = corrected = False
+    skip = False
+    corrected = turn.role in _USER and corrects_self(turn.text)  # a turn that corrects the user's own words
     for index, sentence in enumerate(said):
         if skip:
             skip = False

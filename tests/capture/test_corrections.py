@@ -132,6 +132,10 @@ def test_a_correction_in_other_words_is_heard(call: tuple[str, dict[str, Any]], 
         (EDIT_FLAG, "argh, sorry - I meant the dark mode flag, not the beta one.", "Done."),
         (EDIT_LOG, "My bad, the other logger. No need to touch this one.", "Done."),
         (EDIT_NOW, "Typo on my side: it's the ledger tokens, not the session tokens. Don't change those.", "Done."),
+        (EDIT_NOW, "hmm, the ticket says per line item, not per order. my mistake, I summarised it wrong.", "Done."),
+        (EDIT_FLAG, "don't delete it yet, finance still imports it.", "The old flag is unused. Should I delete it?"),
+        (None, "a float tax rate, never in a million years would I have looked there. thank you!", "Fixed."),
+        (EDIT_FLAG, "why a flag and not an env var? not complaining, I'm just curious", "Done."),
     ],
 )
 def test_a_near_miss_is_not_a_correction(call: tuple[str, dict[str, Any]] | None, said: str, agent: str) -> None:

@@ -59,6 +59,23 @@ def test_thanks_answers_and_requests_are_not(said: str, agent: str, first: bool,
     assert "correction" not in _cues(said, likeness, agent=agent, first=first)
 
 
+class _HearsEverything:
+    """A judge that finds every reply like a correction: what reaches it is what the gate lets through."""
+
+    def scores(self, texts: list[str]) -> list[float]:
+        return [1.0] * len(texts)
+
+
+@pytest.mark.parametrize("said", [
+    "👍", "👍 ship it", ":+1:", "lgtm 🚀", "yep, that was it, the crash is gone again.",
+    "yeah fix the first one, raise NoSessionError there.", "wait, one sec - my mess, I have local changes to stash.",
+])
+def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
+    judge = _HearsEverything()
+    assert "correction" not in _cues(said, judge)  # type: ignore[arg-type]
+    assert _cues("Thanks. One thing though: viewModelScope, not GlobalScope.", judge)  # type: ignore[arg-type]
+
+
 def test_the_exemplars_are_labelled_user_speech() -> None:
     data = json.loads(EXEMPLARS.read_text("utf-8"))
     assert len(data["corrections"]) >= 100 and len(data["replies"]) >= 150
