@@ -183,3 +183,13 @@ def test_silent_on_documentation_and_on_commands_that_only_look(loa: Cli) -> Non
                                 "content": runbook}) == (0, "")
     assert _hook(loa, "Bash", {"command": "pytest tests/dags/test_refresh_fx_rates.py -q",
                                "description": "Run the tests of the new Airflow DAG"}) == (0, "")
+
+
+
+@needs_model
+def test_only_the_trigger_names_the_action_that_silences(loa: Cli) -> None:
+    """A summary tells the incident ("...and deleted the staging rows"), not always the guarded action: the DAG the
+    trigger guards fires though it deletes nothing."""
+    (code, out), _ = _dag_hooks(loa, {**BACKFILL, "summary": "A new DAG backfilled two years of runs and deleted "
+                                                             "the staging rows of each day"})
+    assert code == 0 and "BEFORE create a new Airflow DAG" in out

@@ -23,6 +23,13 @@ def _classes(action: Action) -> set[str]:
     ("git rebase -i HEAD~3", {"history-rewrite"}),
     ("git commit --amend --no-edit", {"history-rewrite"}),
     ("git commit --no-verify -m wip", {"skip-hooks"}),
+    ("git commit -n -m wip", {"skip-hooks"}),  # -n is --no-verify for commit
+    ("git commit -am wip", set()),
+    ("docker build -t reg/app:latest . && docker push reg/app:latest", {"unpinned-image"}),
+    ("kubectl --context prod -n web set image deploy/web web=reg/web:latest", {"unpinned-image"}),
+    ("kubectl -n web set image deploy/web web=reg/web:1.4.2", set()),
+    ("ssh ci 'curl -fsSL https://example.com/setup.sh | sudo -E bash -'", {"curl-pipe-shell"}),
+    ("redis-cli -h cache KEYS 'cart:*' | xargs -r redis-cli -h cache DEL", {"data-delete"}),
     ('psql -c "ALTER TABLE users DROP COLUMN nickname"', {"schema-drop"}),
     ('psql -c "CREATE INDEX idx_a ON a (b)"', {"index-create"}),
     ('psql -c "DELETE FROM sessions WHERE id < 10"', {"data-delete"}),
@@ -73,6 +80,10 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("edit", "api/search.py", "x = 1", 'cur.execute(f"SELECT * FROM t WHERE a = {a}")', {"sql-string"}),
     ("write", "config/mail.py", "", 'MAIL_API_KEY = "xk_test_000000000000"', {"secret-literal"}),
     ("edit", "README.md", "Instal", "Install", set()),
+    ("write", "app/report.py", "", 'sql = BASE + " WHERE cohort = \'%s\'" % cohort', {"sql-string"}),
+    ("write", "app/report.py", "", 'sql = f"""\n  SELECT id FROM t\n  WHERE slug = \'{slug}\'\n"""', {"sql-string"}),
+    ("write", "app/report.py", "", 'cur.execute("SELECT id FROM t WHERE slug = %s", (slug,))', set()),
+    ("write", "app/greet.py", "", 'message = "Tom and " + name', set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -88,6 +99,19 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("modify a migration that has already been applied", {"migration-edit"}),
     ("mark a flaky test as skipped", {"test-skip"}),
     ("update the onboarding email copy", set()),
+    # what the words name, not what they brush against
+    ("change or remove a field in a public API response", set()),
+    ("remove or replace a field in a protobuf message", set()),
+    ("remove a field from a Django model", {"schema-drop"}),
+    ("installing Node dependencies in CI with npm install", set()),
+    ("adding data files to a Python package", set()),
+    ("CI cache key that does not include the lockfile hash", set()),
+    ("declaring Gradle dependencies with dynamic or latest versions", set()),
+    ("deploying a container image by the latest tag", {"unpinned-image"}),
+    ("publishing messages to a RabbitMQ queue", set()),
+    ("publishing a new version of the SDK", {"publish-package"}),
+    ("schedule a cron job in a local time zone", set()),
+    ("store timestamps in local time", {"naive-datetime"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

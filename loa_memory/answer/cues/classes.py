@@ -35,12 +35,15 @@ _TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bc
             r"NODE_TLS_REJECT_UNAUTHORIZED\s*=?\s*['\"]?0|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|"
             r"sslmode=disable|CERT_NONE|check_hostname\s*=\s*False|SSL_VERIFYPEER|--no-check-certificate|"
             r"strict-ssl\s*(?:=|\s)\s*false|sslVerify\s*(?:=|\s)\s*false|GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY\s*=\s*0")
-_CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+_CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z)?sh\b"
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
+# a field of an API response, a protobuf or Avro message or an event is not a database column
+_DB_FIELD = (r"fields?\b(?!.{0,40}\b(?:api|responses?|proto\w*|messages?|payloads?|json|avro|graphql|events?|forms?|"
+             r"structs?|serializers?|dtos?)\b)")
 
 RULES: dict[str, Rule] = {
     "schema-drop": Rule(
-        prose=r"\b(?:drop|remov|delet|get\w* rid of)\w* .{0,40}?\b(?:columns?|tables?|fields?)\b|"
+        prose=r"\b(?:drop|remov|delet|get\w* rid of)\w* .{0,40}?\b(?:columns?\b|tables?\b|" + _DB_FIELD + r")|"
               r"\b(?:columns?|tables?) .{0,20}?\b(?:drop|remov)",
         gloss="drop a column or table from the database schema",
         command=r"\bdrop\s+(?:table|column)\b",
@@ -53,7 +56,7 @@ RULES: dict[str, Rule] = {
         change=r"\brename\s+(?:column\s+\w+\s+)?to\b|\brename_(?:column|table)\b|\bRename(?:Field|Model)\b|"
                r"\brenameColumn\b|\bnew_column_name\b"),
     "schema-add": Rule(
-        prose=r"\badd\w* .{0,40}?\b(?:columns?|fields?)\b|\bnot null\b|\bcreat\w* .{0,20}?\btables?\b",
+        prose=r"\badd\w* .{0,40}?\b(?:columns?\b|" + _DB_FIELD + r")|\bnot null\b|\bcreat\w* .{0,20}?\btables?\b",
         gloss="add a column or table to the database schema",
         command=r"\badd\s+column\b|\bcreate\s+table\b",
         change=r"\badd\s+column\b|\b(?:op\.)?add_column\b|\bAddField\b|\baddColumn\b|\bcreate\s+table\b|"
@@ -68,7 +71,8 @@ RULES: dict[str, Rule] = {
               r"database|keys|objects|tables? contents?)\b|\bbulk delet|\bdrop (?:the |a )?database\b",
         gloss="delete stored data in bulk (rows, keys, buckets, volumes)",
         command=r"\bdelete\s+from\b|\btruncate\b|\bdrop\s+database\b|\bflush(?:all|db)\b|\bs3\s+rm\b[^\n]*--recursive|"
-                r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)\s+down\b[^\n]*(?:\s-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b",
+                r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)\s+down\b[^\n]*(?:\s-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b|"
+                r"\bredis-cli\b[^\n|;&]*\s(?:DEL|UNLINK)\b",
         change=r"\bdelete\s+from\b|\btruncate\b|\.delete_many\(|\.destroy_all\b|\.objects\.all\(\)\.delete\(|"
                r"\bflush(?:all|db)\(|\.deleteMany\("),
     "force-push": Rule(
@@ -85,7 +89,8 @@ RULES: dict[str, Rule] = {
         gloss="rewrite git history (rebase, amend, hard reset)",
         command=r"\bgit\s+(?:rebase|reset\s+--hard|filter-branch|filter-repo)\b|\bgit\s+commit\b[^\n]*--amend"),
     "dependency-add": Rule(
-        prose=r"\b(?:add(?:s|ed|ing)?|introduc\w*|install\w*|pull\w* in|bring\w* in|new|tak\w* on) .{0,30}?"
+        prose=r"\b(?:add(?:s|ed|ing)?|introduc\w*|install\w* (?:a|an|new|another|extra)|pull\w* in|bring\w* in|new|"
+              r"tak\w* on) (?:(?!\bto\b).){0,30}?"
               r"\b(?:dependenc\w*|packages?|librar\w*|gems?|crates?|modules?)\b|"
               r"\bthird[- ]party (?:packages?|librar\w*|dependenc\w*)",
         gloss="add a new third-party dependency package",
@@ -94,17 +99,19 @@ RULES: dict[str, Rule] = {
                 r"go\s+get\b|bundle\s+add\b|gem\s+install\b|composer\s+require\b)",
         path=_MANIFEST),
     "lockfile-edit": Rule(
-        prose=r"\block ?files?\b|\b(?:package-lock|yarn\.lock|poetry\.lock|cargo\.lock|gemfile\.lock|go\.sum|"
-              r"pnpm-lock|uv\.lock)",
+        prose=r"\b(?:edit|chang|modif|touch|rewrit|delet|remov|regenerat|resolv|fix|updat|merg)\w* .{0,30}?"
+              r"\b(?:lock ?files?|package-lock|yarn\.lock|poetry\.lock|cargo\.lock|gemfile\.lock|go\.sum|pnpm-lock|"
+              r"uv\.lock)|\block ?files? by hand\b",
         gloss="edit a dependency lockfile by hand",
         command=r"\b(?:sed|perl)\s+-i\b[^\n]*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b|"
                 r">\s*\S*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b",
         path=_LOCKFILE),
     "unpinned-image": Rule(
-        prose=r"\blatest\b|\bunpinned\b|\bfloating tags?\b|\bpin\w* .{0,30}?\b(?:images?|digests?|tags?)\b|"
+        prose=r":latest\b|\blatest (?:tags?|images?)\b|\b(?:images?|tags?|docker|containers?)\b.{0,30}?\blatest\b|"
+              r"\bunpinned (?:images?|tags?|base)|\bfloating tags?\b|\bpin\w* .{0,30}?\b(?:images?|digests?|tags?)\b|"
               r"\bbase images?\b",
         gloss="use a container image without a pinned version (latest tag)",
-        command=r"\bdocker\s+(?:pull|run)\b[^\n]*:latest\b|\bkubectl\s+set\s+image\b[^\n]*:latest\b|"
+        command=r"\bdocker\s+(?:pull|run|build|push|tag)\b[^\n]*:latest\b|\bkubectl\b[^\n|;&]*\sset\s+image\b[^\n]*:latest\b|"
                 r"\bimage\.tag=latest\b|--image[= ]\S+:latest\b",
         change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$|"
                r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::latest)?[\"']?\s*$",
@@ -143,7 +150,10 @@ RULES: dict[str, Rule] = {
         command=r"\bterraform\b[^\n|;&]*\s(?:destroy\b|apply\b[^\n]*-auto-approve)|\bkubectl\s+delete\b|\bhelm\s+(?:uninstall|"
                 r"delete)\b|\baws\s+\w+\s+(?:delete|terminate)-|\bgcloud\b[^\n]*\bdelete\b|\bpulumi\s+destroy\b"),
     "publish-package": Rule(
-        prose=r"\bpublish\w*|\brelease\w* .{0,30}?\b(?:packages?|versions?|to pypi|to npm|crates?|gems?)\b|"
+        prose=r"\bpublish\w* (?:(?:a|an|the|our|new|its) )?(?:[\w.-]+ ){0,2}(?:packages?|crates?|gems?|releases?|"
+              r"versions?|librar\w*|wheels?|charts?|modules?|artifacts?)\b|\bpublish\w* to (?:npm|pypi|crates\.io|"
+              r"rubygems|maven|the registry)\b|\b(?:npm|yarn|pnpm|cargo|poetry) publish\b|"
+              r"\brelease\w* .{0,30}?\b(?:packages?|versions?|to pypi|to npm|crates?|gems?)\b|"
               r"\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a release\b",
         gloss="publish a package release or push a version tag",
         command=r"\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b|\b(?:poetry|uv|flit|hatch)\s+publish\b|"
@@ -151,7 +161,8 @@ RULES: dict[str, Rule] = {
     "skip-hooks": Rule(
         prose=r"--no-verify\b|\b(?:skip|bypass|disabl)\w* .{0,30}?\b(?:hooks?|pre-commit|signing)\b",
         gloss="commit or push while skipping the git hooks",
-        command=r"--no-verify\b|\bHUSKY=0\b|\bcore\.hooksPath\b|--no-gpg-sign\b|\bSKIP=\S"),
+        command=r"--no-verify\b|\bHUSKY=0\b|\bcore\.hooksPath\b|--no-gpg-sign\b|\bSKIP=\S|"
+                r"\bgit\s+commit\b[^\n|;&]*\s-[a-mo-zA-Z]*n[a-zA-Z]*\b"),  # git commit -n is --no-verify
     "test-skip": Rule(
         prose=r"\b(?:skip|disabl|xfail|mut|quarantin|ignor|comment\w* out)\w* .{0,30}?\b(?:tests?|specs?)\b|"
               r"\b(?:tests?|specs?) .{0,20}?\b(?:skip|xfail)",
@@ -169,7 +180,7 @@ RULES: dict[str, Rule] = {
         gloss="make files world-writable (chmod 777)",
         command=_CHMOD, change=_CHMOD),
     "naive-datetime": Rule(
-        prose=r"\bnaive\b|\btime ?zones?\b|\butcnow\b|\blocal time\b|\bdatetime\.now\b",
+        prose=r"\bnaive\b|\butcnow\b|\bdatetime\.now\b|^(?!.*\b(?:cron|schedul\w*)).*?\b(?:time ?zones?|local time)\b",
         gloss="use a timezone-naive or local-time datetime",
         change=r"\bdatetime\.(?:now|utcnow|today)\(\s*\)|\bdate\.today\(\)|\btime\.localtime\("),
     "sql-string": Rule(
@@ -177,7 +188,9 @@ RULES: dict[str, Rule] = {
               r"\b(?:string formatting|concatenat\w*|interpolat\w*|f-strings?)\b",
         gloss="build a SQL query by string formatting",
         change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']*[\"']\s*(?:\+|%)\s*"
-               r"|\bf[\"'](?:SELECT|INSERT|UPDATE|DELETE)\b[^\"'\n]*\{"),
+               r"|(?-i:\b(?:WHERE|AND|OR|ORDER BY|VALUES|SET|FROM)\b)[^\n\"']*[\"']\s*(?:\+|%)\s*\w"
+               r"|\bf[\"'](?:SELECT|INSERT|UPDATE|DELETE)\b[^\"'\n]*\{"
+               r"|\bf(?:\"\"\"|''')\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b(?:(?!\"\"\"|''')[\s\S]){0,1500}?\{\w"),
     "secret-literal": Rule(
         prose=r"\bhard-?cod\w* .{0,30}?\b(?:secrets?|credentials?|passwords?|keys?|tokens?)\b|\b(?:commit|check\w* in)"
               r"\w* .{0,30}?\b(?:secrets?|credentials?|\.env|api keys?)\b",

@@ -24,7 +24,8 @@ the sum's (the second), so a grimoire of five memories fires on meaning as it di
 correction never fires when:
 
 - its trigger names an action class the call does not perform: the classifier knows what that action looks like,
-  and this call is not it (a commit in the same repository as a force push is not a force push);
+  and this call is not it (a commit in the same repository as a force push is not a force push). Only the trigger's
+  words silence: a summary tells the incident ("the push dropped a column"), not always the guarded action;
 - the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``;
 - the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
   ``applies_to`` path with it: a Redis runbook is not a Redis write.
@@ -160,8 +161,8 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         guarded = _guarded(entry)
         shared = result.classes & guarded
         by_path = glob_match(entry.applies_to, result.paths)
-        if decisive(guarded) and not shared and not by_path:
-            continue  # the same area, another action (only decisive classes silence a correction)
+        if decisive(_named(entry)) and not shared and not by_path:
+            continue  # the same area, another action (only decisive classes its trigger names silence it)
         followed = follows_lesson(entry, change)
         if followed:
             result.followed[entry.id] = followed
@@ -180,8 +181,15 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
 
 
 def _guarded(entry: Entry) -> frozenset[str]:
-    """The action classes ``entry``'s triggers (or summary) name."""
-    return frozenset().union(*(prose_classes(t) for t in entry.triggers)) or prose_classes(entry.summary)
+    """The action classes ``entry``'s triggers (or summary) name: shared with a call, they are evidence."""
+    return _named(entry) or prose_classes(entry.summary)
+
+
+def _named(entry: Entry) -> frozenset[str]:
+    """The action classes ``entry``'s triggers name: only these silence it for a call that does not perform them.
+    A summary tells the incident ("the push dropped a column", "the published image layers"), not always the
+    action to guard."""
+    return frozenset().union(*(prose_classes(t) for t in entry.triggers))
 
 
 def _artifacts(entry: Entry) -> list[str]:
