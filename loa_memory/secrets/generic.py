@@ -136,7 +136,9 @@ def _code_span_value(text: str, value: str, vs: int, quoted: bool,
         return None
     spans = code_values(value)
     if spans is None:
-        return None
+        # `AsyncStorage.setItem`: code named in prose, when no part of the path looks generated
+        named = is_code_reference(value) and not any(looks_random(part, min_len=8) for part in value.split("."))
+        return () if named else None
     for ls, le in spans:
         if judge(value[ls:le]):
             return vs + ls, vs + le

@@ -216,3 +216,13 @@ def test_passing_a_keyword_argument_in_prose_is_not_a_password(text: str) -> Non
 @pytest.mark.parametrize("text", ["pass: Zx8pQ2wLm7", "pass=timeout30x!", 'pass "hunter2=42"', "pass: --Zx8pQ2wLm7"])
 def test_a_password_after_pass_is_still_one(text: str) -> None:
     assert kinds(text) == ["password"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The app stored the access and refresh tokens with `AsyncStorage.setItem`.", []),
+    ("read the auth token via `context.getSharedPreferences`", []),
+    ("the token is `aBcDeFgHiJkLmNoPqRsT.uVwXyZ`", ["generic-secret"]),  # a path with a generated part
+    ("api token: `xK9mQ2pL7vR4tY8wZ3nB`", ["generic-secret"]),
+])
+def test_code_named_in_a_code_span_is_not_a_secret(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
