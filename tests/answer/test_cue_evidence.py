@@ -133,3 +133,18 @@ def test_a_call_that_carries_the_mistakes_own_code_repeats_it() -> None:
     assert repeats_mistake(jwt, "const claims = jwt.verify(token, key) as Claims;") == []
     assert repeats_mistake(push, "git push --force origin develop") == ["git push --force"]
     assert repeats_mistake(push, "git push --force-with-lease origin feature/x") == []  # a flag is a whole word
+
+
+def test_what_the_incident_names_as_not_done_stays_the_fix() -> None:
+    """"ran `npm install` instead of `npm ci`": the incident names the fix only as not done; a call with `npm ci`
+    follows the lesson and repeats nothing."""
+    entry = _correction(trigger="install JavaScript dependencies in CI", summary="npm install in CI rewrote the lock",
+                        content="The build ran `npm install` instead of `npm ci` and resolved a newer minor.",
+                        lesson="Use `npm ci` in CI and image builds so the lockfile is installed exactly.")
+    assert follows_lesson(entry, "npm ci && npx vitest run") == ["npm ci"]
+    assert repeats_mistake(entry, "npm ci && npx vitest run") == []
+    assert repeats_mistake(entry, "npm install --no-audit") == ["npm install"]
+    named = _correction(trigger="parse fixed-format dates in Swift", summary="DateFormatter without en_US_POSIX failed",
+                        content="The app parsed dates with a `DateFormatter` and no locale.",
+                        lesson="Use `ISO8601DateFormatter`, or set the DateFormatter's locale to `en_US_POSIX`.")
+    assert prescribed(named) == {"ISO8601DateFormatter", "en_US_POSIX"}  # the DateFormatter itself was used

@@ -15,10 +15,14 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "cd infra/prod && terraform init -input=false && terraform plan -var-file=prod.tfvars -out=tfplan",
            "docker compose ps && docker compose logs --tail=100 web", "go test ./internal/... -count=1",
            "npx tsc --noEmit -p tsconfig.json && npx vitest run src/cart", "rg -n 'TODO|FIXME' src/ | head -50",
-           "python manage.py test accounts --parallel 4", "cd web && npm outdated --long"]
+           "python manage.py test accounts --parallel 4", "cd web && npm outdated --long",
+           "redis-cli -h redis.prod -a \"$REDIS_PASSWORD\" --no-auth-warning info keyspace",
+           "redis-cli -h cache.prod --scan --pattern 'cart:v1:*' --count 1000 | wc -l"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
+            "redis-cli -h cache.prod --scan --pattern 'cart:*' | xargs redis-cli -h cache.prod UNLINK",
+            "redis-cli -h cache.prod -n 2 FLUSHDB",
             "psql \"$DATABASE_URL\" -c 'DROP TABLE events'", "cat <<'EOF' > deploy.sh\nrm -rf /srv/app\nEOF"]
 
 

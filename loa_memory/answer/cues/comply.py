@@ -48,6 +48,8 @@ _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _WRITTEN_AS_CODE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|\d|_")  # camelCase, DOMPurify, argon2id, find_each
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
 _WORD = re.compile(r"[A-Za-z]+")
+_NEGATED_REACH = 12  # characters after "instead of", "without", "no" in which the negated code starts
+_SPAN_LIMIT = 80
 
 
 def _code_like(token: str, identifiers: bool = True) -> bool:
@@ -116,16 +118,39 @@ def _clauses(text: str) -> list[str]:
 @functools.lru_cache(maxsize=4096)
 def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     """What ``lesson`` asks for, less what the ``mistake`` (trigger, summary, incident) names too: any mention of a
-    code span, but only a code mention of a plain word (the incident "moved" a resource; the fix is a `moved` block)."""
+    code span, but only a code mention of a plain word (the incident "moved" a resource; the fix is a `moved` block).
+    What the incident names only as not done ("ran `npm install` instead of `npm ci`") stays the fix."""
     wanted, forbidden = _lesson_spans(lesson)
-    lower = mistake.lower()
-    as_code = " ".join(_BACKTICKED.findall(mistake)).lower()
+    done = _affirmed(mistake)
+    lower = done.lower()
+    as_code = " ".join(_BACKTICKED.findall(done)).lower()
     return frozenset(t for t in wanted - forbidden
                      if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
 
 
+def _affirmed(text: str) -> str:
+    """``text`` without the code it names as not done: a negation and the span right after it ("instead of `npm ci`",
+    "without `--atomic`", "no `USER` line")."""
+    kept: list[str] = []
+    last = 0
+    for negation in _NEGATION.finditer(text):
+        if negation.start() < last:
+            continue
+        rest = text[negation.end():negation.end() + _SPAN_LIMIT]
+        first = next(_spans(rest), None)
+        if first is None or first[0] > _NEGATED_REACH:
+            continue
+        start, token = first
+        kept.append(text[last:negation.start()])
+        last = negation.end() + rest.index(token, start) + len(token)
+        last += text.startswith("`", last)  # the span's closing backtick
+    kept.append(text[last:])
+    return " ".join(kept)
+
+
 @functools.lru_cache(maxsize=4096)
 def _mistaken(lesson: str, mistake: str) -> frozenset[str]:
+    """What went wrong: the spans the mistake names and those the lesson forbids, less the fix."""
     named = {token for _, token in _spans(mistake, identifiers=False)} | _lesson_spans(lesson)[1]
     return frozenset(t for t in named - _prescribed(lesson, mistake) if len(t) >= 3)
 

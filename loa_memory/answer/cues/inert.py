@@ -15,6 +15,9 @@ from loa_memory.answer.cues.action import Action
 
 _DOCS = re.compile(r"(?i)(?:^|/)docs?/|\.(?:md|markdown|mdx|rst|adoc)$|(?:^|/)(?:README|CHANGELOG|CONTRIBUTING)[^/]*$")
 _FLAGS = r"(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+"  # options before a subcommand: kubectl -n x --context y get
+# redis-cli's options: those that take a value (-h host, -n db, --user name) and those that take none (--tls)
+_REDIS_FLAGS = (r"(?:\s++(?:-[hpasnu]\s++[^\s;&|]++|--(?:user|pass|cacert|cert|key|sni|uri)[= ][^\s;&|]++"
+                r"|--(?!scan\b)[\w-]++))*+")
 _LOOKS = [
     r"git(?:\s+-C\s+\S+)?\s+(?:status|log|diff|show|blame|ls-files|rev-parse|branch|fetch|describe|remote(?:\s+-v)?)\b",
     r"(?:python3?\s+-m\s+)?pytest\b", r"go\s+(?:test|vet|build|list)\b",
@@ -33,6 +36,9 @@ _LOOKS = [
     r"docker\s+(?:ps|logs|images|inspect|compose(?:\s+-f\s+\S+)?\s+(?:ps|logs|config))\b",
     r"terraform(?:\s+-chdir=\S+)?\s+(?:plan|init|fmt|validate|show|output|workspace\s+(?:show|list)|state\s+(?:list|show)"
     r"|providers|version)\b",
+    r"redis-cli" + _REDIS_FLAGS + r"\s++(?:info|get|mget|ttl|pttl|type|exists|strlen|hget|hgetall|hlen|llen|lrange|"
+    r"scard|smembers|zcard|zrange|dbsize|ping|memory\s+(?:usage|stats)|slowlog\s+get|client\s+list|config\s+get|scan)\b",
+    r"redis-cli" + _REDIS_FLAGS + r"\s++--scan\b",  # listing keys; a DEL after a pipe is a step of its own
     r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
 ]
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:" + "|".join(_LOOKS) + r")")  # possessive: linear time
