@@ -148,3 +148,31 @@ def test_what_the_incident_names_as_not_done_stays_the_fix() -> None:
                         content="The app parsed dates with a `DateFormatter` and no locale.",
                         lesson="Use `ISO8601DateFormatter`, or set the DateFormatter's locale to `en_US_POSIX`.")
     assert prescribed(named) == {"ISO8601DateFormatter", "en_US_POSIX"}  # the DateFormatter itself was used
+
+
+def test_joined_clauses_go_on_asking_or_forbidding() -> None:
+    """"put the number and name in a `reserved` statement": the clause after "and" has no verb of its own and goes
+    on asking; "never check out or run code under `pull_request_target`": the negation goes on over "or"."""
+    proto = _correction(trigger="remove a field from a protobuf message", lesson="Never reuse a field number: put "
+                        "the old number and name in a `reserved` statement and give the new field a fresh number.")
+    assert follows_lesson(proto, 'reserved 7;\nreserved "coupon_code";') == ["reserved"]
+    workflow = _correction(trigger="write a workflow for fork pull requests", lesson="Never check out or run PR code "
+                           "under `pull_request_target`; build in an unprivileged `pull_request` workflow.")
+    assert prescribed(workflow) == {"pull_request"}
+    assert "pull_request_target" in mistaken(workflow)
+
+
+def test_a_command_in_capitals_is_followed_as_an_option_or_a_method() -> None:
+    keys = _correction(trigger="find Redis keys by pattern in production",
+                       lesson="Iterate with `SCAN` and delete in batches; KEYS is for local debugging only.")
+    assert follows_lesson(keys, "redis-cli -h cache --scan --pattern 'cart:*' | xargs redis-cli -h cache UNLINK")
+    assert follows_lesson(keys, "for key in r.scan_iter(match='cart:*'):")
+    assert not follows_lesson(keys, "# scan every key\nredis-cli -h cache KEYS 'cart:*'")
+
+
+def test_a_decision_record_tells_its_fix_in_the_incident_too() -> None:
+    squash = _correction(trigger="squash commits on a shared branch", summary="Squash-and-merge disabled",
+                         content="Decision: disable squash and merge. Squash locally with interactive rebase, and use "
+                                 "--force-with-lease.",
+                         lesson="Squash locally and regular-merge, and use --force-with-lease when force pushing.")
+    assert follows_lesson(squash, "git rebase -i origin/main && git push --force-with-lease origin feat/x")

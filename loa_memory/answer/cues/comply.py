@@ -43,6 +43,8 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
                    r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
+_IMPERATIVE = re.compile(r"\s*(?:always\s+)?(?:use|prefer|pin|enable)\b", re.I)
+_COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)\)$")  # any arguments
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _WRITTEN_AS_CODE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|\d|_")  # camelCase, DOMPurify, argon2id, find_each
@@ -95,37 +97,60 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
     """The spans ``lesson`` asks for and those it forbids."""
     wanted: set[str] = set()
     forbidden: set[str] = set()
-    for clause in _clauses(lesson):
+    before = ""  # what the clause before did: "ask", "forbid" or nothing
+    for clause, join in _joined_clauses(lesson):
         negation = _NEGATION.search(clause)
         asks = _ASKS.search(clause)
+        # "never check out or run X": the negation goes on over "or"; "put the number and name in a `reserved`
+        # statement": a clause with no verb of its own goes on asking over "and"
+        goes_on = ((join in ("or", "nor") and before == "forbid")
+                   or (join == "and" and before == "ask" and not negation and not asks))
         for start, token in _spans(clause):
-            if negation and start > negation.start():
+            if (negation and start > negation.start()) or (goes_on and before == "forbid"):
                 forbidden.add(token)
-            elif asks and asks.start() < start:
+            elif (asks and asks.start() < start) or goes_on:
                 wanted.add(token)
+        before = "forbid" if negation or (goes_on and before == "forbid") else "ask" if asks or goes_on else ""
     return frozenset(wanted), frozenset(forbidden)
 
 
 def _clauses(text: str) -> list[str]:
     """``text`` cut at the ends of its clauses, never inside a backticked span (```timeout=(connect, read)```)."""
+    return [clause for clause, _joined in _joined_clauses(text)]
+
+
+def _joined_clauses(text: str) -> list[tuple[str, str]]:
+    """The clauses of ``text``, each with the word that joins it to the one before ("and", "or", "but", "then"), or
+    "" after punctuation."""
     quoted = [m.span() for m in _BACKTICKED.finditer(text)]
     cuts = [m for m in _CLAUSES.finditer(text) if not any(a < m.start() < b for a, b in quoted)]
     starts = [0, *(m.end() for m in cuts)]
     ends = [*(m.start() for m in cuts), len(text)]
-    return [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    joins = ["", *(m.group(0) if m.group(0).isalpha() else "" for m in cuts)]
+    return [(text[a:b], join) for a, b, join in zip(starts, ends, joins, strict=True)]
 
 
 @functools.lru_cache(maxsize=4096)
 def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     """What ``lesson`` asks for, less what the ``mistake`` (trigger, summary, incident) names too: any mention of a
     code span, but only a code mention of a plain word (the incident "moved" a resource; the fix is a `moved` block).
-    What the incident names only as not done ("ran `npm install` instead of `npm ci`") stays the fix."""
+    What the incident names only as not done ("ran `npm install` instead of `npm ci`") or asks for itself (a
+    decision record's "use --force-with-lease") stays the fix."""
     wanted, forbidden = _lesson_spans(lesson)
     done = _affirmed(mistake)
     lower = done.lower()
     as_code = " ".join(_BACKTICKED.findall(done)).lower()
+    asked = _told(mistake)
     return frozenset(t for t in wanted - forbidden
-                     if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
+                     if t in asked or not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _told(text: str) -> frozenset[str]:
+    """The spans of ``text``'s imperative clauses ("... and use --force-with-lease"): a decision record tells the fix
+    in its incident too."""
+    return frozenset(token for clause in _clauses(text) if _IMPERATIVE.match(clause)
+                     for _, token in _spans(clause))
 
 
 def _affirmed(text: str) -> str:
@@ -174,6 +199,9 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
     if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
             or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
         return True
+    if literals and _COMMAND_WORD.fullmatch(token):  # SCAN as a client's option or method: --scan, r.scan(...)
+        word = token.lower()
+        return re.search(rf"(?<![\w-])--{word}(?![\w-])|\.{word}(?:_\w+)?\(", change) is not None
     if not literals or not _LITERAL.search(token):
         return False
     pattern = f"(?:{_LITERAL.pattern})".join(re.escape(part).replace(r"\ ", r"\s*") for part in _LITERAL.split(token))
