@@ -72,6 +72,8 @@ def is_password_value(value: str, quoted: bool, prose: bool) -> bool:
         return quoted and len(v) >= 6 and not prose and not v.istitle()
     if v.isdigit() and len(v) < 6 and prose:
         return False
+    if prose and not quoted and _re_described().match(v):
+        return False  # "the password base64-encoded under data:": how it was kept, not what it is
     if is_word_like(v) and not has_digit:
         return False
     return has_digit or has_symbol or quoted
@@ -153,6 +155,12 @@ def _re_keyword_argument() -> re.Pattern[str]:
     """``name=literal`` where the literal is a number, a duration, a boolean or none: an argument, not a secret."""
     return re.compile(r"[A-Za-z_]\w*=(?:\d+(?:\.\d+)?(?:ms|s|m|h|d)?|true|false|none|null)$", re.IGNORECASE)
 
+
+
+@cache
+def _re_described() -> re.Pattern[str]:
+    """A participle phrase in one word: ``base64-encoded``, ``bcrypt-hashed``, ``kms-encrypted``, ``plain-text``."""
+    return re.compile(r"[A-Za-z]+\d{0,3}-(?:[a-z]{2,}ed|[a-z]{2,}ing|text|only|based)$")
 
 
 @cache

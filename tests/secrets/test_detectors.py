@@ -226,3 +226,13 @@ def test_a_password_after_pass_is_still_one(text: str) -> None:
 ])
 def test_code_named_in_a_code_span_is_not_a_secret(text: str, expected: list[str]) -> None:
     assert kinds(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The Secret was committed with the password base64-encoded under `data:`.", []),
+    ("we keep the password bcrypt-hashed in the users table", []),
+    ("the staging password hunter2-secret", ["password"]),
+    ("password Zx8pQ2wLm7", ["password"]),
+])
+def test_how_a_password_is_kept_is_not_the_password(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
