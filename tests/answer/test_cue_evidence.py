@@ -176,3 +176,13 @@ def test_a_decision_record_tells_its_fix_in_the_incident_too() -> None:
                                  "--force-with-lease.",
                          lesson="Squash locally and regular-merge, and use --force-with-lease when force pushing.")
     assert follows_lesson(squash, "git rebase -i origin/main && git push --force-with-lease origin feat/x")
+
+
+def test_zero_and_one_stand_only_for_themselves() -> None:
+    """A literal stands for any literal, but 0 and 1 turn a setting off or on."""
+    pdb = _correction(trigger="write a PodDisruptionBudget", lesson="Use `maxUnavailable: 1` so a pod can be evicted.")
+    assert follows_lesson(pdb, "spec:\n  maxUnavailable: 1") == ["maxUnavailable: 1"]
+    assert follows_lesson(pdb, "spec:\n  maxUnavailable: 0") == []
+    lock = _correction(trigger="run DDL on a hot table", lesson="Set `SET lock_timeout = '5s'` before the DDL.")
+    assert follows_lesson(lock, "SET lock_timeout = '3s';") == ["SET lock_timeout = '5s'"]
+    assert follows_lesson(lock, "SET lock_timeout = 0;") == []

@@ -36,6 +36,13 @@ _TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bc
             r"sslmode=disable|CERT_NONE|check_hostname\s*=\s*False|SSL_VERIFYPEER|--no-check-certificate|"
             r"strict-ssl\s*(?:=|\s)\s*false|sslVerify\s*(?:=|\s)\s*false|GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY\s*=\s*0")
 _CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z)?sh\b"
+_MOVING_TAG = r"(?:latest|stable|main|master|prod|production|dev|develop|edge|nightly|release|current)"
+_CI_FILE = (r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+            r"azure-pipelines\.ya?ml|\.buildkite/[^/]+)$")
+_SHELL_TRACE = (r"^\s*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+xtrace\b|"
+                r"^\s*(?:-\s*run:\s*)?(?:env|printenv)\s*(?:\||$)")
+_UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]+\.(?:all|where)\b[^\n{]*?\.(?:each|map)\s*(?:\{|do\b)|"
+              r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]*\.iterator\()[^\n]*\)\s*:")
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 # a field of an API response, a protobuf or Avro message or an event is not a database column
 _DB_FIELD = (r"fields?\b(?!.{0,40}\b(?:api|responses?|proto\w*|messages?|payloads?|json|avro|graphql|events?|forms?|"
@@ -111,10 +118,11 @@ RULES: dict[str, Rule] = {
               r"\bunpinned (?:images?|tags?|base)|\bfloating tags?\b|\bpin\w* .{0,30}?\b(?:images?|digests?|tags?)\b|"
               r"\bbase images?\b",
         gloss="use a container image without a pinned version (latest tag)",
-        command=r"\bdocker\s+(?:pull|run|build|push|tag)\b[^\n]*:latest\b|\bkubectl\b[^\n|;&]*\sset\s+image\b[^\n]*:latest\b|"
+        command=r"\bdocker\s+(?:pull|run|build|push|tag)\b[^\n]*:latest\b|"
+                r"\bkubectl\b[^\n|;&]*\sset\s+image\b[^\n]*:" + _MOVING_TAG + r"\b|"
                 r"\bimage\.tag=latest\b|--image[= ]\S+:latest\b",
-        change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::latest)?(?:\s+AS\s+\w+)?\s*$|"
-               r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::latest)?[\"']?\s*$",
+        change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::" + _MOVING_TAG + r")?(?:\s+AS\s+\w+)?\s*$|"
+               r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::" + _MOVING_TAG + r")?[\"']?\s*$",
         path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$"),
     "recursive-delete": Rule(
         prose=r"\brm -r|\brecursive\w*|\brmtree\b|\bdelet\w* .{0,30}?\b(?:director\w*|folders?|trees?)\b|"
@@ -135,8 +143,7 @@ RULES: dict[str, Rule] = {
         gloss="change the secrets, tokens or permissions of a CI workflow",
         change=r"\bsecrets\.\w+|\bsecrets\s*:|\b[A-Z_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|CREDENTIALS)\b|"
                r"\bpull_request_target\b|\bpermissions\s*:",
-        path=r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
-             r"azure-pipelines\.ya?ml|\.buildkite/[^/]+)$"),
+        path=_CI_FILE, decisive=False),  # "steps that handle secrets" is not always a change of them
     "migration-edit": Rule(
         prose=r"\b(?:edit|chang|modif|rewrit|touch|fix)\w* .{0,30}?\b(?:existing|applied|old|past|shipped|merged|"
               r"already[- ]run) migrations?\b|\bmigrations? (?:that|which) (?:has|have) (?:already )?(?:run|been "
@@ -147,7 +154,8 @@ RULES: dict[str, Rule] = {
         prose=r"\bterraform (?:apply|destroy)\b|\bkubectl delete\b|\bauto-approve\b|\b(?:destroy|tear\w* down|delet|"
               r"terminat)\w* .{0,30}?\b(?:infrastructure|resources|clusters?|instances?|namespaces?|stacks?)\b",
         gloss="destroy or apply infrastructure without a reviewed plan",
-        command=r"\bterraform\b[^\n|;&]*\s(?:destroy\b|apply\b[^\n]*-auto-approve)|\bkubectl\s+delete\b|\bhelm\s+(?:uninstall|"
+        command=r"\bterraform\b[^\n|;&]*\s(?:destroy\b|apply\b[^\n]*-auto-approve)|\bkubectl\b[^\n|;&]*?\sdelete\b|"
+                r"\bhelm\s+(?:uninstall|"
                 r"delete)\b|\baws\s+\w+\s+(?:delete|terminate)-|\bgcloud\b[^\n]*\bdelete\b|\bpulumi\s+destroy\b"),
     "publish-package": Rule(
         prose=r"\bpublish\w* (?:(?:a|an|the|our|new|its) )?(?:[\w.-]+ ){0,2}(?:packages?|crates?|gems?|releases?|"
@@ -269,6 +277,54 @@ RULES: dict[str, Rule] = {
         change=r"\bhashlib\.(?:md5|sha1|sha256|sha512)\(|\bMessageDigest\.getInstance\(|\bcrypto\.createHash\(|"
                r"\b(?:md5|sha1|sha256|sha512)\s*\(|\bDigest::(?:MD5|SHA\d+)\b|\bhash\(\s*['\"](?:md5|sha\d+)",
         decisive=False),
+    # well-known mistakes seen in code: evidence when a correction names them, never a reason for silence
+    "command-injection": Rule(
+        prose=r"\bshell\b.{0,60}?\b(?:user|input|request|untrusted|param\w*)\b|\bcommand injection\b|\bexecFile\b|"
+              r"\bshell=True\b|\bos\.system\b|\bcommand strings?\b",
+        gloss="run a shell command built from user input",
+        change=r"\b(?:exec|execSync|execAsync)\(\s*`[^`]*\$\{|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|"
+               r"\bos\.(?:system|popen)\(\s*f[\"']|\bos\.(?:system|popen)\([^)\n]*[\"']\s*\+",
+        decisive=False),
+    "open-redirect": Rule(
+        prose=r"\bredirect\w*\b.{0,40}?\b(?:url|request|user|query|param\w*|input|return_?to|next)\b|"
+              r"\bopen redirects?\b",
+        gloss="redirect to a URL taken from the request",
+        change=r"\bredirect\(\s*(?:req\.(?:query|body|params)|request\.(?:GET|POST|args|query_params|form)|params\[)|"
+               r"\bredirect\(\s*\w*(?:return_?to|returnUrl|return_?url|redirect_?url|redirect_?to)\w*\s*[),]",
+        decisive=False),
+    "timing-compare": Rule(
+        prose=r"\bconstant[- ]time\b|\btiming[- ]safe\b|\bcompare_digest\b|\btimingSafeEqual\b|"
+              r"\bcompar\w* .{0,30}?\b(?:signatures?|tokens?|secrets?|hmacs?|digests?|api keys?)\b",
+        gloss="compare a signature, token or secret with plain equality",
+        change=r"\b\w*(?:signature|hmac|digest|secret)\w*\s*(?:!==?|===?)\s*(?!(?:null|None|undefined|nil|true|false)\b)"
+               r"[\w.]+|\b[\w.]+\s*(?:!==?|===?)\s*\w*(?:signature|expected_?sig|hmac|digest)\w*\b",
+        decisive=False),
+    "git-add-all": Rule(
+        prose=r"\bgit add (?:-A|--all|\.)(?=\s|$|`|,)|\bstag\w* (?:everything|all (?:changes|files)|the whole "
+              r"(?:tree|repo\w*))\b",
+        gloss="stage every change in the working tree (git add -A, git add .)",
+        command=r"\bgit\s+add\s+(?:-A\b|--all\b|\.(?=\s|$|&|;|\|))", decisive=False),
+    "unbatched-iteration": Rule(
+        prose=r"\bfind_each\b|\bin_batches\b|\biterat\w* .{0,40}?\b(?:whole|entire|all|large|big)\b|"
+              r"\b(?:whole|entire|large|big) (?:tables?|relations?|querysets?)\b",
+        gloss="loop over every row of a large table in one query",
+        command=_UNBATCHED, change=_UNBATCHED, decisive=False),
+    "auto-ack": Rule(
+        prose=r"\bauto[- ]?ack\w*|\backnowledg\w*|\back(?:s|ed|ing)?\b|\bauto[- ]?commit\w*|\bprefetch\w*",
+        gloss="consume queue messages with automatic acknowledgement or offset commit",
+        change=r"\bauto_ack\s*=\s*True|\bautoAck\s*[:=]\s*true|\bnoAck\s*:\s*true|\bno_ack\s*=\s*True|"
+               r"\benable[._]auto[._]commit\W{1,3}(?:true|True)\b",
+        decisive=False),
+    "ci-continue-on-error": Rule(
+        prose=r"\bcontinue-on-error\b|\ballow[_ ]failure\b|\bnon-?blocking\b|"
+              r"\b(?:failing|flaky|red) (?:or flaky )?(?:tests?|builds?|steps?|jobs?) in (?:ci|the pipeline)\b",
+        gloss="let a failing CI step or job pass (continue-on-error, allow_failure)",
+        change=r"\bcontinue-on-error:\s*true\b|\ballow_failure:\s*true\b", path=_CI_FILE, decisive=False),
+    "shell-trace": Rule(
+        prose=r"\bset -x\b|\bbash -x\b|\b(?:shell )?tracing\b|\bxtrace\b|\becho\w* .{0,20}?\b(?:secrets?|tokens?|"
+              r"values|credentials)\b",
+        gloss="trace shell commands (set -x) or print the environment where secrets are set",
+        command=_SHELL_TRACE, change=_SHELL_TRACE, decisive=False),
 }
 FLAGS = re.I | re.M
 

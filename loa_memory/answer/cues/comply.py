@@ -49,6 +49,7 @@ _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _WRITTEN_AS_CODE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|\d|_")  # camelCase, DOMPurify, argon2id, find_each
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
+_ANY_LITERAL = r"(?:'[^']*'|\"[^\"]*\"|\b(?![01]\b)\d+[A-Za-z]*\b)"
 _WORD = re.compile(r"[A-Za-z]+")
 _NEGATED_REACH = 12  # characters after "instead of", "without", "no" in which the negated code starts
 _SPAN_LIMIT = 80
@@ -204,5 +205,10 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
         return re.search(rf"(?<![\w-])--{word}(?![\w-])|\.{word}(?:_\w+)?\(", change) is not None
     if not literals or not _LITERAL.search(token):
         return False
-    pattern = f"(?:{_LITERAL.pattern})".join(re.escape(part).replace(r"\ ", r"\s*") for part in _LITERAL.split(token))
-    return re.search(pattern, change) is not None
+    parts, at = [], 0
+    for literal in _LITERAL.finditer(token):  # 0 and 1 turn a setting off or on: they stand only for themselves
+        parts.append(re.escape(token[at:literal.start()]).replace(r"\ ", r"\s*"))
+        parts.append(re.escape(literal.group(0)) if literal.group(0) in ("0", "1") else _ANY_LITERAL)
+        at = literal.end()
+    parts.append(re.escape(token[at:]).replace(r"\ ", r"\s*"))
+    return re.search("".join(parts), change) is not None
