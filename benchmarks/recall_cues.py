@@ -146,7 +146,8 @@ def _one_set(args: argparse.Namespace, memories: list[dict[str, object]]) -> Non
     print(report)
     if args.show_misses:
         print("\n".join([f"MISS {t}" for t in outcome.misses] + [f"FIRED {t}" for t in outcome.fired]))
-    args.report.write_text(report)
+    if not args.no_report:
+        args.report.write_text(report)
 
 
 def _shown(path: Path) -> str:

@@ -36,6 +36,14 @@ def _classes(action: Action) -> set[str]:
     ("git add src/billing/rounding.py && git commit -m 'Fix rounding'", set()),
     ("bin/rails runner 'Product.all.each { |p| p.touch }'", {"unbatched-iteration"}),
     ("bin/rails runner 'Product.find_each { |p| p.touch }'", set()),
+    ("mysqldump --single-transaction analytics | zstd -q -o /backups/a.sql.zst", {"no-pipefail"}),
+    ("set -o pipefail; pg_dump billing | gzip > /backups/billing.sql.gz", set()),
+    ("git add .env config/ && git commit -m 'config'", {"env-file-commit"}),
+    ("git add .env.example", set()),
+    ("bq query --use_legacy_sql=false 'SELECT * FROM `shop.web.pageviews` WHERE id = 1'", {"select-star"}),
+    ("kubectl create configmap mailer --from-literal=SMTP_PASSWORD=\"$SMTP_PASSWORD\"", {"configmap-secret"}),
+    ("redis-cli -h cache SET session:1 x", {"redis-no-ttl"}),
+    ("redis-cli -h cache SET session:1 x EX 3600", set()),
     ('psql -c "ALTER TABLE users DROP COLUMN nickname"', {"schema-drop"}),
     ('psql -c "CREATE INDEX idx_a ON a (b)"', {"index-create"}),
     ('psql -c "DELETE FROM sessions WHERE id < 10"', {"data-delete"}),
@@ -107,6 +115,29 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("write", "scripts/release.sh", "", "#!/usr/bin/env bash\nset -euxo pipefail\nhelm package api", {"shell-trace"}),
     ("write", "scripts/release.sh", "", "#!/usr/bin/env bash\nset -euo pipefail\nhelm package api", set()),
     ("write", "k8s/indexer.yaml", "", "      image: reg/search-indexer:stable", {"unpinned-image"}),
+    ("write", "app/quotes.py", "", "redis_client.set(key, json.dumps(quote))", {"redis-no-ttl"}),
+    ("write", "app/quotes.py", "", "redis_client.set(key, json.dumps(quote), ex=QUOTE_TTL)", set()),
+    ("write", "app/fx.py", "", "resp = requests.get(\n    f'{BASE}/latest',\n    params={'base': base},\n)",
+     {"http-no-timeout"}),
+    ("write", "app/fx.py", "", "resp = requests.get(url, params=params, timeout=(3.05, 10))", set()),
+    ("write", "app/export.py", "", "def build_rows(account, rows=[], seen={}):", {"mutable-default"}),
+    ("write", "app/export.py", "", "def build_rows(account, rows=None):", set()),
+    ("write", "svc/Dockerfile", "", "FROM node:20-slim\nUSER node\nCMD node dist/index.js", {"cmd-shell-form"}),
+    ("write", "svc/Dockerfile", "", 'FROM node:20-slim\nUSER node\nCMD ["node", "dist/index.js"]', set()),
+    ("write", "app/lookup.py", "", "async def lookup(code):\n    return requests.get(url, timeout=5).json()",
+     {"blocking-in-async"}),
+    ("write", "src/sync.ts", "", "items.forEach(async (item) => { await save(item); });", {"async-foreach"}),
+    ("write", "src/Bio.tsx", "", "<div dangerouslySetInnerHTML={{ __html: user.bio }} />", {"raw-html"}),
+    ("write", "ops/backup.sh", "", "#!/usr/bin/env bash\nset -e\ntar c /srv | zstd > a.zst", {"no-pipefail"}),
+    ("write", "svc/Dockerfile", "", "FROM python:3.12-slim\nWORKDIR /app\nCOPY . .", {"copy-all"}),
+    ("write", ".env.production", "", "NEXT_PUBLIC_SENDGRID_API_KEY=SG.x", {"public-env-secret"}),
+    ("write", "internal/metrics.go", "", 'promauto.NewCounterVec(opts, []string{"queue", "user_id"})',
+     {"metric-label-id"}),
+    ("write", "k8s/mailer.yaml", "", "kind: ConfigMap\ndata:\n  SMTP_PASSWORD: hunter2", {"configmap-secret"}),
+    ("write", "App/Api.swift", "", "let order = try! decoder.decode(Order.self, from: data)", {"force-unwrap"}),
+    ("write", "lib/report.ex", "", 'group = String.to_atom(params["group_by"])', {"atom-from-input"}),
+    ("write", "app/Services/Mail.php", "", "$this->key = env('MAIL_KEY');", {"laravel-env"}),
+    ("write", "config/mail.php", "", "'key' => env('MAIL_KEY'),", set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -143,6 +174,18 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("acknowledging messages in a queue consumer", {"auto-ack"}),
     ("making a flaky test step non-blocking in CI", {"ci-continue-on-error"}),
     ("enabling set -x in scripts that handle secrets", {"shell-trace"}),
+    ("writing cache entries to Redis", {"redis-no-ttl"}),
+    ("calling an external HTTP API with requests or httpx", {"http-no-timeout"}),
+    ("writing a Python function with a list or dict default", {"mutable-default"}),
+    ("writing the CMD of a Dockerfile", {"cmd-shell-form"}),
+    ("synchronous HTTP calls inside async handlers", {"blocking-in-async"}),
+    ("using Array.forEach with an async callback", {"async-foreach"}),
+    ("rendering user-provided content as raw HTML", {"raw-html"}),
+    ("piping a database dump into gzip", {"no-pipefail"}),
+    ("building an image without a .dockerignore", {"copy-all"}),
+    ("adding .env files to git", {"env-file-commit"}),
+    ("putting API keys in a Kubernetes ConfigMap", {"configmap-secret"}),
+    ("committing Kafka offsets before processing", {"auto-ack"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected
@@ -217,3 +260,14 @@ def test_only_decisive_classes_silence_a_correction() -> None:
     from loa_memory.answer.cues.classes import decisive
 
     assert decisive(frozenset({"force-push", "open-network"})) == {"force-push"}
+
+
+@pytest.mark.parametrize("unit", ["a", " ", "\n", "a.", "(", "`", "git push ", "kind: ConfigMap\n", "def f(",
+                                  "password", "signature", "Product.where(", "async def f():\n", "- image: "])
+def test_a_long_run_of_one_token_is_read_in_one_pass(unit: str) -> None:
+    """A minified file or a pasted log in a tool call: every rule reads it without backtracking over it again and
+    again (a rule that did would make this test take minutes, not milliseconds), and finds nothing in it."""
+    text = (unit * (20000 // len(unit) + 1))[:20000]
+    for kind, path in (("write", "svc/Dockerfile"), ("write", "k8s/app.yaml"), ("command", "")):
+        paths = (f"/repo/{path}",) if path else ()
+        assert _classes(Action(kind, paths, text)) == set()  # type: ignore[arg-type]

@@ -37,12 +37,15 @@ _TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bc
             r"strict-ssl\s*(?:=|\s)\s*false|sslVerify\s*(?:=|\s)\s*false|GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY\s*=\s*0")
 _CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z)?sh\b"
 _MOVING_TAG = r"(?:latest|stable|main|master|prod|production|dev|develop|edge|nightly|release|current)"
-_CI_FILE = (r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
-            r"azure-pipelines\.ya?ml|\.buildkite/[^/]+)$")
-_SHELL_TRACE = (r"^\s*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+xtrace\b|"
-                r"^\s*(?:-\s*run:\s*)?(?:env|printenv)\s*(?:\||$)")
-_UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]+\.(?:all|where)\b[^\n{]*?\.(?:each|map)\s*(?:\{|do\b)|"
-              r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]*\.iterator\()[^\n]*\)\s*:")
+_DOCKERFILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile)$"
+_PUBLIC_SECRET = (r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC)_\w*"
+                  r"(?:SECRET|API_?KEY|TOKEN|PASSWORD|PRIVATE)\w*")
+_CI_FILE = (r"(?:^|/)(?:\.github/workflows/[^/\n]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+            r"azure-pipelines\.ya?ml|\.buildkite/[^/\n]+)$")
+_SHELL_TRACE = (r"^[ \t]*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+xtrace\b|"
+                r"^[ \t]*(?:-\s*run:\s*)?(?:env|printenv)\s*(?:\||$)")
+_UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|map)\s*(?:\{|do\b)|"
+              r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]{0,500}\.iterator\()[^\n]{0,500}\)\s*:")
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 # a field of an API response, a protobuf or Avro message or an event is not a database column
 _DB_FIELD = (r"fields?\b(?!.{0,40}\b(?:api|responses?|proto\w*|messages?|payloads?|json|avro|graphql|events?|forms?|"
@@ -86,11 +89,11 @@ RULES: dict[str, Rule] = {
         prose=r"\bforce[- ]?push\w*|\bpush\w* .{0,20}?--force|\bpush\w* .{0,20}?\bforce\b|"
               r"\boverwrit\w* .{0,20}?\bremote",
         gloss="force push, overwriting a shared branch's history",
-        command=r"\bgit\s+push\b[^\n|;&]*\s(?:-f\b|--force\b|--force-with-lease\b|\+[\w/-]+)"),
+        command=r"\bgit\s+push\b[^\n|;&]{0,300}?\s(?:-f\b|--force\b|--force-with-lease\b|\+[\w/-]+)"),
     "push-main": Rule(
         prose=r"\bpush\w* .{0,30}?\b(?:main|master|trunk)\b|\bdirectly (?:to|on(?:to)?) (?:main|master|trunk)\b",
         gloss="push commits straight to the main branch",
-        command=r"\bgit\s+push\b[^\n|;&]*\s(?:[\w-]+\s+)?(?:HEAD:)?(?:refs/heads/)?(?:main|master|trunk)\b"),
+        command=r"\bgit\s+push\b[^\n|;&]{0,300}?\s(?:[\w-]+\s+)?(?:HEAD:)?(?:refs/heads/)?(?:main|master|trunk)\b"),
     "history-rewrite": Rule(
         prose=r"\brebas\w*|\bamend\w*|\breset --hard\b|\brewrit\w* .{0,20}?\bhistory\b|\bsquash\w*|filter-branch",
         gloss="rewrite git history (rebase, amend, hard reset)",
@@ -111,7 +114,7 @@ RULES: dict[str, Rule] = {
               r"uv\.lock)|\block ?files? by hand\b",
         gloss="edit a dependency lockfile by hand",
         command=r"\b(?:sed|perl)\s+-i\b[^\n]*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b|"
-                r">\s*\S*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b",
+                r">[ \t]*+(?=[^\s>]*(?:\.lock|lock\.json|lock\.yaml|go\.sum)\b)",
         path=_LOCKFILE),
     "unpinned-image": Rule(
         prose=r":latest\b|\blatest (?:tags?|images?)\b|\b(?:images?|tags?|docker|containers?)\b.{0,30}?\blatest\b|"
@@ -121,9 +124,9 @@ RULES: dict[str, Rule] = {
         command=r"\bdocker\s+(?:pull|run|build|push|tag)\b[^\n]*:latest\b|"
                 r"\bkubectl\b[^\n|;&]*\sset\s+image\b[^\n]*:" + _MOVING_TAG + r"\b|"
                 r"\bimage\.tag=latest\b|--image[= ]\S+:latest\b",
-        change=r"^\s*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::" + _MOVING_TAG + r")?(?:\s+AS\s+\w+)?\s*$|"
-               r"^\s*-?\s*image:\s*[\"']?[\w./-]+(?::" + _MOVING_TAG + r")?[\"']?\s*$",
-        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$"),
+        change=r"^[ \t]*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::" + _MOVING_TAG + r")?(?:\s+AS\s+\w+)?\s*$|"
+               r"^[ \t]*+-?[ \t]*+image:[ \t]*+[\"']?[\w./-]++(?::" + _MOVING_TAG + r")?[\"']?[ \t]*$",
+        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$"),
     "recursive-delete": Rule(
         prose=r"\brm -r|\brecursive\w*|\brmtree\b|\bdelet\w* .{0,30}?\b(?:director\w*|folders?|trees?)\b|"
               r"\bwip\w* .{0,20}?\b(?:director\w*|folders?)\b",
@@ -165,7 +168,7 @@ RULES: dict[str, Rule] = {
               r"\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a release\b",
         gloss="publish a package release or push a version tag",
         command=r"\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b|\b(?:poetry|uv|flit|hatch)\s+publish\b|"
-                r"\bcargo\s+publish\b|\bgem\s+push\b|\bgit\s+push\b[^\n]*--tags\b|\bgit\s+tag\s+(?:-[as]\s+)?v?\d"),
+                r"\bcargo\s+publish\b|\bgem\s+push\b|\bgit\s+push\b[^\n]{0,300}?--tags\b|\bgit\s+tag\s+(?:-[as]\s+)?v?\d"),
     "skip-hooks": Rule(
         prose=r"--no-verify\b|\b(?:skip|bypass|disabl)\w* .{0,30}?\b(?:hooks?|pre-commit|signing)\b",
         gloss="commit or push while skipping the git hooks",
@@ -195,15 +198,15 @@ RULES: dict[str, Rule] = {
         prose=r"\bsql injection\b|\b(?:string|f-string)\w* .{0,30}?\b(?:sql|quer\w*)\b|\b(?:sql|quer\w*) .{0,30}?"
               r"\b(?:string formatting|concatenat\w*|interpolat\w*|f-strings?)\b",
         gloss="build a SQL query by string formatting",
-        change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']*[\"']\s*(?:\+|%)\s*"
-               r"|(?-i:\b(?:WHERE|AND|OR|ORDER BY|VALUES|SET|FROM)\b)[^\n\"']*[\"']\s*(?:\+|%)\s*\w"
+        change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*"
+               r"|(?-i:\b(?:WHERE|AND|OR|ORDER BY|VALUES|SET|FROM)\b)[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*\w"
                r"|\bf[\"'](?:SELECT|INSERT|UPDATE|DELETE)\b[^\"'\n]*\{"
                r"|\bf(?:\"\"\"|''')\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b(?:(?!\"\"\"|''')[\s\S]){0,1500}?\{\w"),
     "secret-literal": Rule(
         prose=r"\bhard-?cod\w* .{0,30}?\b(?:secrets?|credentials?|passwords?|keys?|tokens?)\b|\b(?:commit|check\w* in)"
               r"\w* .{0,30}?\b(?:secrets?|credentials?|\.env|api keys?)\b",
         gloss="write a secret or credential into a tracked file",
-        change=r"\w*(?:password|passwd|secret|api_?key|token|access_key)\w*\s*[:=]\s*[\"'][^\"'\s]{8,}[\"']"),
+        change=r"\b\w{0,40}?(?:password|passwd|secret|api_?key|token|access_key)\w{0,40}+\s*+[:=]\s*+[\"'][^\"'\s]{8,}[\"']"),
     "open-network": Rule(
         prose=r"0\.0\.0\.0/0|\b(?:security groups?|firewall rules?|ingress rules?|inbound rules?)\b|"
               r"\bopen\w* .{0,40}?\bto (?:the )?(?:internet|world|public)\b",
@@ -220,19 +223,19 @@ RULES: dict[str, Rule] = {
         prose=r"\bbuild[- ]args?\b|--build-arg\b|\bimage (?:history|layers?)\b|\bARG\b",
         gloss="pass a secret into a container image build (build-arg, ARG, ENV)",
         command=r"--build-arg[= ]\s*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
-        change=r"^\s*(?:ARG|ENV)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
-        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/]+\.ya?ml)$", decisive=False),
+        change=r"^[ \t]*(?:ARG|ENV)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
+        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$", decisive=False),
     "autoscaled-replicas": Rule(
         prose=r"\bhpa\b|\bhorizontalpodautoscaler\b|\bautoscal\w*",
         gloss="set a fixed replica count on a workload an autoscaler manages",
         command=r"\bkubectl\s+scale\b|--replicas[= ]\d",
-        change=r"^\s*replicas:\s*\d+", path=r"\.ya?ml$", decisive=False),
+        change=r"^[ \t]*replicas:\s*\d+", path=r"\.ya?ml$", decisive=False),
     "terraform-move": Rule(
         prose=r"\brenam\w* .{0,40}?\b(?:terraform|resources?|modules?)\b|\bmoved blocks?\b|"
               r"\b(?:terraform )?state (?:mv|move)\b|\bmov\w* .{0,30}?\b(?:resources?|modules?) .{0,20}?\bmodules?\b",
         gloss="rename or move a Terraform resource or module address",
         command=r"\bterraform\s+state\s+(?:mv|rm)\b",
-        change=r"^\s*(?:resource|module)\s+\"", path=r"\.tf$", kinds=("edit",), decisive=False),
+        change=r"^[ \t]*(?:resource|module)\s+\"", path=r"\.tf$", kinds=("edit",), decisive=False),
     "unbounded-fanout": Rule(
         prose=r"\bpromise\.all\b|\bunbounded\b|\bfan\w*[- ]out\b|\bconcurrency limits?\b|\basyncio\.gather\b|"
               r"\ball at once\b",
@@ -258,7 +261,7 @@ RULES: dict[str, Rule] = {
         prose=r"\b(?:deploy\w*|release) (?:workflows?|jobs?|pipelines?)\b|"
               r"\b(?:workflows?|pipelines?) .{0,30}?\bdeploy\w*|\bconcurrency (?:groups?|keys?)\b",
         gloss="write or change a CI workflow that deploys",
-        change=r"\bdeploy", path=r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|Jenkinsfile)$",
+        change=r"\bdeploy", path=r"(?:^|/)(?:\.github/workflows/[^/\n]+\.ya?ml|\.gitlab-ci\.ya?ml|Jenkinsfile)$",
         decisive=False),
     "unsafe-deserialize": Rule(
         prose=r"\byaml\.(?:load|unsafe_load)\b|\bunsafe_load\b|\bpickle\b|\bdeserializ\w*|\bmarshal\b|"
@@ -296,8 +299,9 @@ RULES: dict[str, Rule] = {
         prose=r"\bconstant[- ]time\b|\btiming[- ]safe\b|\bcompare_digest\b|\btimingSafeEqual\b|"
               r"\bcompar\w* .{0,30}?\b(?:signatures?|tokens?|secrets?|hmacs?|digests?|api keys?)\b",
         gloss="compare a signature, token or secret with plain equality",
-        change=r"\b\w*(?:signature|hmac|digest|secret)\w*\s*(?:!==?|===?)\s*(?!(?:null|None|undefined|nil|true|false)\b)"
-               r"[\w.]+|\b[\w.]+\s*(?:!==?|===?)\s*\w*(?:signature|expected_?sig|hmac|digest)\w*\b",
+        change=r"\b\w{0,40}?(?:signature|hmac|digest|secret)\w{0,40}+\s*+(?:!==?|===?)\s*+"
+               r"(?!(?:null|None|undefined|nil|true|false)\b)[\w.]|(?<![\w.])[\w.]++\s*+(?:!==?|===?)\s*+\w{0,40}?"
+               r"(?:signature|expected_?sig|hmac|digest)\w{0,40}+\b",
         decisive=False),
     "git-add-all": Rule(
         prose=r"\bgit add (?:-A|--all|\.)(?=\s|$|`|,)|\bstag\w* (?:everything|all (?:changes|files)|the whole "
@@ -310,7 +314,8 @@ RULES: dict[str, Rule] = {
         gloss="loop over every row of a large table in one query",
         command=_UNBATCHED, change=_UNBATCHED, decisive=False),
     "auto-ack": Rule(
-        prose=r"\bauto[- ]?ack\w*|\backnowledg\w*|\back(?:s|ed|ing)?\b|\bauto[- ]?commit\w*|\bprefetch\w*",
+        prose=r"\bauto[- ]?ack\w*|\backnowledg\w*|\back(?:s|ed|ing)?\b|\bauto[- ]?commit\w*|\bprefetch\w*|"
+              r"\bcommit\w* .{0,20}?\boffsets?\b|\boffsets?\b.{0,20}?\bcommit\w*",
         gloss="consume queue messages with automatic acknowledgement or offset commit",
         change=r"\bauto_ack\s*=\s*True|\bautoAck\s*[:=]\s*true|\bnoAck\s*:\s*true|\bno_ack\s*=\s*True|"
                r"\benable[._]auto[._]commit\W{1,3}(?:true|True)\b",
@@ -325,6 +330,95 @@ RULES: dict[str, Rule] = {
               r"values|credentials)\b",
         gloss="trace shell commands (set -x) or print the environment where secrets are set",
         command=_SHELL_TRACE, change=_SHELL_TRACE, decisive=False),
+    "redis-no-ttl": Rule(
+        prose=r"\bredis\b.{0,60}?\b(?:keys?|cache\w*|entries|writ\w*|ttl|expir\w*)\b|"
+              r"\b(?:keys?|cache\w*|entries|ttl|expir\w*)\b.{0,60}?\bredis\b",
+        gloss="write a Redis key without an expiry",
+        command=r"\bredis-cli\b[^\n|;&]{0,300}?\sSET\s++\S++\s++\S++(?![^\n]{0,300}\b(?:EX|PX|EXAT|PXAT|KEEPTTL)\b)",
+        change=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\((?![^\n]{0,300}\b(?:ex|px|exat|pxat|keepttl)\b)",
+        decisive=False),
+    "http-no-timeout": Rule(
+        prose=r"\b(?:http|api|external|outbound|remote)\b.{0,40}?\b(?:calls?|requests?|services?|apis?)\b.{0,40}?"
+              r"\b(?:requests|httpx|timeouts?)\b|\brequests or httpx\b",
+        gloss="call an HTTP API without a timeout",
+        change=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\((?![^)]{0,2000}\btimeout\s*=)",
+        decisive=False),
+    "mutable-default": Rule(
+        prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
+              r"default\b|\bdefault (?:value|argument|parameter)s?\b",
+        gloss="give a Python function a list or dict as a default argument",
+        change=r"\bdef\s+\w+\([^)]{0,500}?=\s*(?:\[\]|\{\}|list\(\)|dict\(\)|set\(\))", decisive=False),
+    "cmd-shell-form": Rule(
+        prose=r"(?-i:\b(?:CMD|ENTRYPOINT)\b)|\bexec form\b|\bPID 1\b",
+        gloss="write a Dockerfile CMD or ENTRYPOINT in shell form",
+        change=r"(?-i:^[ \t]*(?:CMD|ENTRYPOINT)\s+(?!\[)\S)", path=_DOCKERFILE, decisive=False),
+    "blocking-in-async": Rule(
+        prose=r"\basync\b.{0,40}?\b(?:blocking|synchronous|sync)\b|\b(?:blocking|synchronous|sync)\b.{0,40}?\basync\b|"
+              r"\bevent loop\b",
+        gloss="make a blocking call (requests, time.sleep, std::fs) inside async code",
+        change=r"\basync\s+def\b(?:(?!\n\S)[\s\S]){0,2000}?\b(?:requests\.(?:get|post|put|patch|delete|head|request)\(|"
+               r"time\.sleep\(|urllib\.request\.urlopen\()|\basync\s+fn\b[\s\S]{0,2000}?\bstd::fs::",
+        decisive=False),
+    "async-foreach": Rule(
+        prose=r"\bforEach\b.{0,30}?\basync\b|\basync\b.{0,30}?\bforEach\b",
+        gloss="pass an async callback to Array.forEach",
+        change=r"\.forEach\(\s*async\b", decisive=False),
+    "raw-html": Rule(
+        prose=r"\braw html\b|\binner ?html\b|\bdangerouslySetInnerHTML\b|\bxss\b|\bv-html\b|\bmark_safe\b|"
+              r"\bhtml_safe\b|\b(?:user|customer)[- ](?:provided|supplied|generated|submitted) "
+              r"(?:content|html|markup)\b",
+        gloss="render user-provided content as raw HTML",
+        change=r"\bdangerouslySetInnerHTML\b|\.innerHTML\s*=|\bv-html\s*=|\|\s*safe\b|\bmark_safe\(|\.html_safe\b",
+        decisive=False),
+    "no-pipefail": Rule(
+        prose=r"\bpipefail\b|\bshell pipelines?\b|\bscripts? with pipelines?\b|\bpip(?:e|ing)\b.{0,40}?"
+              r"\b(?:gzip|zstd|bzip2|xz|compress\w*)\b|\bset -e\b",
+        gloss="pipe a dump into another command without pipefail",
+        command=r"\A(?![\s\S]*pipefail)[\s\S]*?\b(?:pg_dump|pg_dumpall|mysqldump|mongodump)\b[^\n|]*\|",
+        change=r"\A(?![\s\S]*pipefail)[\s\S]*?(?:^[ \t]*set[ \t]+-e[ \t]*$|\b(?:pg_dump|pg_dumpall|mysqldump|"
+               r"mongodump)\b[^\n|]*\|)",
+        decisive=False),
+    "copy-all": Rule(
+        prose=r"(?-i:\bCOPY \. \.)|\.dockerignore\b|\bbuild context\b",
+        gloss="copy the whole build context into an image (COPY . .)",
+        change=r"^[ \t]*COPY\s+(?:--\S+\s+)*\.\s+\.?/?\s*$", path=_DOCKERFILE, decisive=False),
+    "public-env-secret": Rule(
+        prose=r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC)_|\bpublic env\w*",
+        gloss="expose a secret through a public build-time variable (NEXT_PUBLIC_...)",
+        command=_PUBLIC_SECRET, change=_PUBLIC_SECRET, decisive=False),
+    "env-file-commit": Rule(
+        prose=r"\.env\b.{0,40}?\bgit\b|\bgit\b.{0,40}?\.env\b|\bcredential files?\b",
+        gloss="commit a .env or credential file",
+        command=r"\bgit\s+add\b[^\n|;&]{0,300}?(?:\s|/)\.env(?!\.example\b|\.sample\b)(?:\.[\w-]+)?\b", decisive=False),
+    "metric-label-id": Rule(
+        prose=r"\b(?:metric|prometheus)\b.{0,40}?\blabels?\b|\blabels?\b.{0,40}?\b(?:metric|prometheus)\b|"
+              r"\bcardinality\b",
+        gloss="put a per-user or per-request id in a metric label",
+        change=r"\b(?:NewCounterVec|NewHistogramVec|NewGaugeVec|NewSummaryVec|labelnames\s*=|labelNames\s*:|"
+               r"\.labels\()[\s\S]{0,300}?[\"'](?:\w+_)?(?:user|request|job|order|session|trace|customer|account|tenant)"
+               r"_?id[\"']", decisive=False),
+    "select-star": Rule(
+        prose=r"\bbigquery\b|\bpartition(?:ed)? tables?\b|\bpartition columns?\b|\bbytes (?:scanned|billed)\b",
+        gloss="select every column of a large warehouse table",
+        command=r"\b(?:bq\s+query|bigquery)\b[^\n]*\bSELECT\s+\*",
+        change=r"\bSELECT\s+\*\s+FROM\s+`[\w-]+\.[\w-]+\.[\w-]+`", decisive=False),
+    "configmap-secret": Rule(
+        prose=r"\bconfig ?maps?\b",
+        gloss="put a password or API key in a Kubernetes ConfigMap",
+        command=r"\bconfigmap\b[\s\S]{0,600}?\b\w*(?:PASSWORD|SECRET|API_?KEY|TOKEN)\w*\s*[=:]",
+        change=r"\bkind:\s*ConfigMap\b[\s\S]{0,1000}?\b\w*(?:PASSWORD|SECRET|API_?KEY|TOKEN)\w*\s*:", decisive=False),
+    "force-unwrap": Rule(
+        prose=r"\bforce[- ]?unwrap\w*|\btry!|\bas!",
+        gloss="force-unwrap or force-try in Swift (try!, as!)",
+        change=r"\btry!\s|\bas!\s", decisive=False),
+    "atom-from-input": Rule(
+        prose=r"\batoms?\b",
+        gloss="create Elixir atoms from user input",
+        change=r"\bString\.to_atom\(|\bbinary_to_atom\(|\blist_to_atom\(", decisive=False),
+    "laravel-env": Rule(
+        prose=r"\benv\(\)|\blaravel\b.{0,60}?\benv\w*|\benv\w*.{0,60}?\blaravel\b",
+        gloss="call env() outside Laravel's config files",
+        change=r"\benv\(\s*['\"]", path=r"(?:^|/)(?:app|routes|resources|database)/", decisive=False),
 }
 FLAGS = re.I | re.M
 
@@ -356,7 +450,7 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
-_BLOCK = re.compile(r"^\s*(resource|module)\s+(\"[^\"]+\"(?:\s+\"[^\"]+\")?)", re.M)
+_BLOCK = re.compile(r"^[ \t]*(resource|module)\s+(\"[^\"]+\"(?:\s+\"[^\"]+\")?)", re.M)
 
 
 def _renamed_block(action: Action) -> bool:
@@ -367,7 +461,7 @@ def _renamed_block(action: Action) -> bool:
     return bool(before - after) and bool(after - before)
 
 
-_DEP_NAME = re.compile(r"^\s*[\"']?(@?[A-Za-z][\w.@/-]*)")
+_DEP_NAME = re.compile(r"^[ \t]*[\"']?(@?[A-Za-z][\w.@/-]*)")
 
 
 def _new_dependency(action: Action) -> bool:
