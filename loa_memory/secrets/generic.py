@@ -106,6 +106,8 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
         if code:
             return Found("password", code[0], code[1])
         if code is None and not verb and is_password_value(value, quoted, prose):
+            if quoted and vs > 0 and text[vs - 1] == "`" and not _is_said_value(text[ke:vs - 1]):
+                continue  # "the database password and the whole `.git` directory": the next code, not the password
             return Found("password", vs, ve)
     return None
 
@@ -119,6 +121,16 @@ def _values(texts: Texts, ks: int, ke: int) -> Iterator[tuple[str, int, int, boo
             yield value, vs, ve, quoted, prose
         else:
             yield value[inner[0]:inner[1]], vs + inner[0], vs + inner[1], inner[2], prose
+
+
+_COPULA = frozenset({"is", "was", "are", "were", "be", "to", "as", "becomes", "became", "reads", "equals", "of"})
+
+
+def _is_said_value(between: str) -> bool:
+    """Whether the words between a password's name and a code span say the span is its value: none ("password
+    `x`"), or ending on a copula ("password for staging is `x`", "set to `x`")."""
+    words = re.findall(r"[A-Za-z]+", between)
+    return not words or words[-1].lower() in _COPULA
 
 
 def _is_verb_gap(between: str) -> bool:

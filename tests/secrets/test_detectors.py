@@ -232,6 +232,8 @@ def test_code_named_in_a_code_span_is_not_a_secret(text: str, expected: list[str
     ("The Secret was committed with the password base64-encoded under `data:`.", []),
     ("we keep the password bcrypt-hashed in the users table", []),
     ("the staging password hunter2-secret", ["password"]),
+    ("The image held `.env` with the database password and the whole `.git` directory.", []),
+    ("the db password for staging is `Zx8pQ2wLm7`", ["password"]),
     ("password Zx8pQ2wLm7", ["password"]),
 ])
 def test_how_a_password_is_kept_is_not_the_password(text: str, expected: list[str]) -> None:
