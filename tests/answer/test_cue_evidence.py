@@ -186,3 +186,12 @@ def test_zero_and_one_stand_only_for_themselves() -> None:
     lock = _correction(trigger="run DDL on a hot table", lesson="Set `SET lock_timeout = '5s'` before the DDL.")
     assert follows_lesson(lock, "SET lock_timeout = '3s';") == ["SET lock_timeout = '5s'"]
     assert follows_lesson(lock, "SET lock_timeout = 0;") == []
+
+
+def test_a_backticked_span_keeps_its_dots() -> None:
+    """`COPY . .` and `git add .` end in dots that are code, not the sentence's full stop."""
+    docker = _correction(trigger="write a Dockerfile", content="The image did `COPY . .` with no .dockerignore.",
+                         lesson="Add a .dockerignore and copy only the paths the image needs.")
+    assert "COPY . ." in mistaken(docker)
+    assert repeats_mistake(docker, "FROM python:3.12-slim\nCOPY . .\n") == ["COPY . ."]
+    assert repeats_mistake(docker, "FROM python:3.12-slim\nCOPY requirements.txt .\n") == []

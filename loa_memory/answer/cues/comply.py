@@ -88,7 +88,7 @@ def mistaken(entry: Entry) -> frozenset[str]:
 
 def _spans(text: str, identifiers: bool = True) -> Iterator[tuple[int, str]]:
     for match in _SPAN.finditer(text):
-        token = (match.group(1) or match.group(2) or match.group(3)).strip().rstrip(".,")
+        token = match.group(1).strip() if match.group(1) else (match.group(2) or match.group(3)).strip().rstrip(".,")
         if token and (match.group(1) or match.group(2) or _code_like(token, identifiers)):
             yield match.start(), token
 
