@@ -11,8 +11,11 @@ a dotted name, or an identifier written as code: ``DOMPurify``, ``failureThresho
 follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put", "mark", "with" ...: "before
 ``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake, not the fix), is not
 in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in the correction's
-trigger, summary or incident (those name the mistake, or the thing both use). A literal in a span stands for any
-literal: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``.
+trigger, summary or incident (those name the mistake, or the thing both use) unless they name it only as not done
+("ran ``npm install`` instead of ``npm ci``") or ask for it themselves, as a decision record does. A clause joined by
+"and" with no verb of its own goes on asking, a negation goes on over "or". A literal in a span stands for any
+literal but 0 and 1: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a command in capitals
+(``SCAN``) by a client's option or method (``--scan``, ``.scan_iter(``).
 
 The mistake's spans are the other side: the code-like spans of the trigger, summary and incident, and those the
 lesson forbids, less what it prescribes (``jwt.decode``, ``permit!``, ``git push --force``). A call that carries
