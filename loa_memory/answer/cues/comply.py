@@ -46,7 +46,7 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
                    r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
-_IMPERATIVE = re.compile(r"\s*(?:always\s+)?(?:use|prefer|pin|enable)\b", re.I)
+_IMPERATIVE = re.compile(r"(?<!\s)\s*+(?:always\s++)?(?:use|prefer|pin|enable)\b", re.I)
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)\)$")  # any arguments
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
