@@ -195,3 +195,24 @@ def test_a_backticked_span_keeps_its_dots() -> None:
     assert "COPY . ." in mistaken(docker)
     assert repeats_mistake(docker, "FROM python:3.12-slim\nCOPY . .\n") == ["COPY . ."]
     assert repeats_mistake(docker, "FROM python:3.12-slim\nCOPY requirements.txt .\n") == []
+
+
+def test_the_incident_telling_the_remedy_leaves_it_the_fix() -> None:
+    """"It had to be rerun with `algorithm: :concurrently`": the incident's remedy is the lesson's fix, not the
+    thing both use, so a migration that has it follows the lesson."""
+    index = _correction(trigger="add an index in a Rails migration on a large table",
+                        content="A plain `add_index` locked the shipments table for eleven minutes. It had to be rerun "
+                                "with `algorithm: :concurrently` and `disable_ddl_transaction!`.",
+                        lesson="Build indexes with `algorithm: :concurrently` in a migration that calls "
+                               "`disable_ddl_transaction!`.")
+    migration = "disable_ddl_transaction!\ndef change\n  add_index :refunds, :status, algorithm: :concurrently\nend"
+    assert follows_lesson(index, migration) == ["algorithm: :concurrently", "disable_ddl_transaction!"]
+    assert follows_lesson(index, "def change\n  add_index :refunds, :status\nend") == []
+
+
+def test_an_ellipsis_in_the_lesson_stands_for_anything() -> None:
+    moved = _correction(trigger="rename a Terraform resource", content="A rename planned a destroy and a create.",
+                        lesson="Add a `moved { from = ..., to = ... }` block whenever you rename a resource.")
+    block = 'moved {\n  from = aws_s3_bucket.logs\n  to   = aws_s3_bucket.access_logs'
+    assert follows_lesson(moved, block) == ["moved { from = ..., to = ... }"]
+    assert follows_lesson(moved, 'resource "aws_s3_bucket" "access_logs" {') == []

@@ -12,10 +12,11 @@ follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put
 ``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake, not the fix), is not
 in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in the correction's
 trigger, summary or incident (those name the mistake, or the thing both use) unless they name it only as not done
-("ran ``npm install`` instead of ``npm ci``") or ask for it themselves, as a decision record does. A clause joined by
-"and" with no verb of its own goes on asking, a negation goes on over "or". A literal in a span stands for any
-literal but 0 and 1: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a command in capitals
-(``SCAN``) by a client's option or method (``--scan``, ``.scan_iter(``).
+("ran ``npm install`` instead of ``npm ci``"), tell it as the remedy ("it had to be rerun with ...", "builds now
+run under ...") or ask for it themselves, as a decision record does. An ellipsis in a span stands for anything.
+A clause joined by "and" with no verb of its own goes on asking, a negation goes on over "or". A literal in a span
+stands for any literal but 0 and 1: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a
+command in capitals (``SCAN``) by a client's option or method (``--scan``, ``.scan_iter(``).
 
 The mistake's spans are the other side: the code-like spans of the trigger, summary and incident, and those the
 lesson forbids, less what it prescribes (``jwt.decode``, ``permit!``, ``git push --force``). A call that carries
@@ -47,6 +48,10 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
 _KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
 _IMPERATIVE = re.compile(r"(?<!\s)\s*+(?:always\s++)?(?:use|prefer|pin|enable)\b", re.I)
+_REMEDY = re.compile(r"\b(?:now|since then|from now on|from then on|going forward|had to be|has to be|have to be|"
+                     r"should have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ELLIPSIS = re.compile(r"\.\.\.|…")
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)\)$")  # any arguments
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
@@ -141,20 +146,22 @@ def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     What the incident names only as not done ("ran `npm install` instead of `npm ci`") or asks for itself (a
     decision record's "use --force-with-lease") stays the fix."""
     wanted, forbidden = _lesson_spans(lesson)
-    done = _affirmed(mistake)
+    done = _affirmed(_unremedied(mistake))
     lower = done.lower()
     as_code = " ".join(_BACKTICKED.findall(done)).lower()
-    asked = _told(mistake)
     return frozenset(t for t in wanted - forbidden
-                     if t in asked or not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
+                     if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
 
 
-@functools.lru_cache(maxsize=4096)
-def _told(text: str) -> frozenset[str]:
-    """The spans of ``text``'s imperative clauses ("... and use --force-with-lease"): a decision record tells the fix
-    in its incident too."""
-    return frozenset(token for clause in _clauses(text) if _IMPERATIVE.match(clause)
-                     for _, token in _spans(clause))
+def _unremedied(text: str) -> str:
+    """``text`` without what tells the fix: a sentence on the remedy ("It had to be rerun with `...`", "Builds now
+    run under `...`") and an imperative clause (a decision record's "... and use --force-with-lease")."""
+    kept = []
+    for sentence in _SENTENCE_END.split(text):
+        if _REMEDY.search(sentence):
+            continue
+        kept.append(" ".join(clause for clause in _clauses(sentence) if not _IMPERATIVE.match(clause)))
+    return " ".join(kept)
 
 
 def _affirmed(text: str) -> str:
@@ -203,6 +210,10 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
     if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
             or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
         return True
+    if literals and _ELLIPSIS.search(token) and not call:  # `moved { from = ..., to = ... }`: ... is anything
+        pieces = [re.escape(piece.strip(" ,;")).replace(r"\ ", r"\s*") for piece in _ELLIPSIS.split(token)]
+        words = [piece for piece in pieces if re.search(r"\w", piece)]  # a lone brace may close on a line not changed
+        return bool(words) and re.search(r"[\s\S]{0,200}?".join(words), change) is not None
     if literals and _COMMAND_WORD.fullmatch(token):  # SCAN as a client's option or method: --scan, r.scan(...)
         word = token.lower()
         return re.search(rf"(?<![\w-])--{word}(?![\w-])|\.{word}(?:_\w+)?\(", change) is not None
