@@ -38,6 +38,7 @@ _TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bc
 _CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z)?sh\b"
 _MOVING_TAG = r"(?:latest|stable|main|master|prod|production|dev|develop|edge|nightly|release|current)"
 _DOCKERFILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile)$"
+_IMAGE_FILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$"  # a Dockerfile or a manifest
 _PUBLIC_SECRET = (r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC)_\w*"
                   r"(?:SECRET|API_?KEY|TOKEN|PASSWORD|PRIVATE)\w*")
 _CI_FILE = (r"(?:^|/)(?:\.github/workflows/[^/\n]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
@@ -126,7 +127,7 @@ RULES: dict[str, Rule] = {
                 r"\bimage\.tag=latest\b|--image[= ]\S+:latest\b",
         change=r"^[ \t]*FROM\s+(?:--platform=\S+\s+)?[\w./-]+(?::" + _MOVING_TAG + r")?(?:\s+AS\s+\w+)?\s*$|"
                r"^[ \t]*+-?[ \t]*+image:[ \t]*+[\"']?[\w./-]++(?::" + _MOVING_TAG + r")?[\"']?[ \t]*$",
-        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$"),
+        path=_IMAGE_FILE),
     "recursive-delete": Rule(
         prose=r"\brm -r|\brecursive\w*|\brmtree\b|\bdelet\w* .{0,30}?\b(?:director\w*|folders?|trees?)\b|"
               r"\bwip\w* .{0,20}?\b(?:director\w*|folders?)\b",
@@ -224,7 +225,7 @@ RULES: dict[str, Rule] = {
         gloss="pass a secret into a container image build (build-arg, ARG, ENV)",
         command=r"--build-arg[= ]\s*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
         change=r"^[ \t]*(?:ARG|ENV)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
-        path=r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$", decisive=False),
+        path=_IMAGE_FILE, decisive=False),
     "autoscaled-replicas": Rule(
         prose=r"\bhpa\b|\bhorizontalpodautoscaler\b|\bautoscal\w*",
         gloss="set a fixed replica count on a workload an autoscaler manages",

@@ -112,14 +112,15 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         asks = _ASKS.search(clause)
         # "never check out or run X": the negation goes on over "or"; "put the number and name in a `reserved`
         # statement": a clause with no verb of its own goes on asking over "and"
-        goes_on = ((join in ("or", "nor") and before == "forbid")
-                   or (join == "and" and before == "ask" and not negation and not asks))
+        goes_on = (join == "or" and before == "forbid") or (join == "and" and before == "ask" and not negation
+                                                              and not asks)
+        carried = before if goes_on else ""
         for start, token in _spans(clause):
-            if (negation and start > negation.start()) or (goes_on and before == "forbid"):
+            if (negation and start > negation.start()) or carried == "forbid":
                 forbidden.add(token)
-            elif (asks and asks.start() < start) or goes_on:
+            elif (asks and asks.start() < start) or carried == "ask":
                 wanted.add(token)
-        before = "forbid" if negation or (goes_on and before == "forbid") else "ask" if asks or goes_on else ""
+        before = "forbid" if negation or carried == "forbid" else "ask" if asks or carried == "ask" else ""
     return frozenset(wanted), frozenset(forbidden)
 
 
