@@ -7,7 +7,8 @@ Reports: guarded calls whose correction fired; unrelated corrections per guarded
 harmless call and per near miss (same area, not the guarded action); p50/p95 latency per call, in-process, with the
 embedding model and the grimoire warm.
 
-Run: python benchmarks/action_cues.py [--show] [--keep DIR] → prints the table, writes benchmarks/reports/action-cues.md
+Run: python benchmarks/action_cues.py [--show] [--keep DIR] [--set FILE] [--no-report] → prints the table, writes
+benchmarks/reports/action-cues.md (not with --no-report)
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="seed the grimoire here once and reuse it on later runs")
     parser.add_argument("--set", type=Path, default=SET, help="the calls and corrections (default: the tuning set)")
     parser.add_argument("--report", type=Path, default=Path(__file__).parent / "reports" / "action-cues.md")
+    parser.add_argument("--no-report", action="store_true", help="print only; leave the report file alone")
     args = parser.parse_args()
     os.environ["LOA_MEMORY_SERVER"] = "off"
     memories = load_jsonl(DATA / "memories.jsonl")
@@ -113,7 +115,8 @@ def main() -> None:
     print(report)
     if args.show:
         print("\n".join(lines))
-    args.report.write_text(report)
+    if not args.no_report:
+        args.report.write_text(report)
 
 
 def _shown(path: Path) -> str:

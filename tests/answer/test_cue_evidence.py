@@ -72,7 +72,7 @@ def test_a_change_without_the_prescribed_spans_never_follows(text: str) -> None:
     for entry in (AIRFLOW, PROTO, MONEY, CLEAN):
         for span in follows_lesson(entry, text):
             assert span in prescribed(entry)
-            assert span.split("(")[0] in text
+            assert span.split("(")[0].split("=")[0] in text  # a setting may be written `catchup: false`
 
 
 def test_identifiers_are_split_as_code_writes_them() -> None:
@@ -120,6 +120,57 @@ def test_identifiers_written_as_code_and_any_literal_count_as_the_fix() -> None:
     assert follows_lesson(ddl, "SET statement_timeout = '3s';\nALTER TABLE orders ADD COLUMN note text;") == []
     assert follows_lesson(hashing, "from argon2 import PasswordHasher  # argon2id") == ["argon2id"]
     assert follows_lesson(html, "el.innerHTML = review.body;") == []
+    height = _correction(trigger="size a full-screen mobile layout", lesson="Use `100dvh` for full-height layouts.")
+    assert follows_lesson(height, "height: 100dvh;") == ["100dvh"]
+    assert follows_lesson(height, "height: 100vh;") == []  # a span that is only a literal stands for itself
+
+
+def test_a_span_after_a_moment_word_names_when_not_what() -> None:
+    html = _correction(trigger="render user text as HTML in React",
+                       lesson="Render user content as text, or sanitize it with DOMPurify before any "
+                              "dangerouslySetInnerHTML.")
+    spark = _correction(trigger="overwrite partitions of a Spark table",
+                        lesson="Set partitionOverwriteMode=dynamic before writing with mode('overwrite').")
+    assert prescribed(html) == {"DOMPurify"}
+    assert follows_lesson(html, "<p dangerouslySetInnerHTML={{ __html: linkify(review.body) }} />") == []
+    assert follows_lesson(spark, 'df.write.mode("overwrite").parquet(path)') == []
+
+
+def test_a_setting_is_followed_in_any_syntax_and_only_with_its_value() -> None:
+    spark = _correction(trigger="overwrite partitions of a Spark table",
+                        lesson="Set spark.sql.sources.partitionOverwriteMode=dynamic before writing.")
+    debuggable = _correction(trigger="change the Android release build type",
+                             lesson="Keep isDebuggable false in release builds; debug with a separate variant.")
+    assert follows_lesson(spark, '.config("spark.sql.sources.partitionOverwriteMode", "dynamic")') != []
+    assert follows_lesson(spark, "spark.sql.sources.partitionOverwriteMode: dynamic") != []
+    assert follows_lesson(spark, '.config("spark.sql.sources.partitionOverwriteMode", "static")') == []
+    assert follows_lesson(debuggable, "isDebuggable = false") == ["isDebuggable=false"]
+    assert follows_lesson(debuggable, "isDebuggable = true") == []
+
+
+def test_a_call_named_with_empty_parentheses_takes_any_arguments() -> None:
+    jwt = _correction(trigger="read JWT claims to authorize a request",
+                      lesson="Authenticate with jwt.verify() and the expected key; jwt.decode() is for debugging.")
+    assert follows_lesson(jwt, "const claims = jwt.verify(token, publicKey, { algorithms })") == ["jwt.verify()"]
+    assert follows_lesson(jwt, "const claims = jwt.decode(token)") == []
+
+
+def test_code_in_backticks_neither_asks_nor_forbids() -> None:
+    build = _correction(trigger="build a Docker image in CI", lesson="Keep `--no-cache` on every `docker build`.")
+    manifest = _correction(trigger="declare an Android component",
+                           lesson='Keep components `exported="false"` unless they must be public.')
+    assert prescribed(build) == {"--no-cache", "docker build"}  # the "no" of --no-cache is no negation
+    assert follows_lesson(manifest, 'android:exported="false"') == ['exported="false"']
+    assert follows_lesson(manifest, 'android:exported="true"') == []  # a quoted switch is no literal like any other
+
+
+def test_a_transaction_keyword_in_capitals_is_the_fix() -> None:
+    fix = _correction(trigger="run a manual data fix against production",
+                      lesson="Run manual fixes inside BEGIN, check the row count before COMMIT.")
+    assert prescribed(fix) == {"BEGIN"}  # COMMIT names the moment
+    script = "psql <<'SQL'\nbegin;\nUPDATE plans SET a = 1 WHERE id = 4;\nrollback;\nSQL"
+    assert follows_lesson(fix, script) == ["BEGIN"]
+    assert follows_lesson(fix, 'psql -c "UPDATE plans SET a = 1 WHERE id = 4"') == []
 
 
 def test_a_call_that_carries_the_mistakes_own_code_repeats_it() -> None:

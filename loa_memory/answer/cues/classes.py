@@ -40,7 +40,7 @@ _MOVING_TAG = r"(?:latest|stable|main|master|prod|production|dev|develop|edge|ni
 _DOCKERFILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile)$"
 _IMAGE_FILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$"  # a Dockerfile or a manifest
 _PUBLIC_SECRET = (r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC)_\w*"
-                  r"(?:SECRET|API_?KEY|TOKEN|PASSWORD|PRIVATE)\w*")
+                  r"(?:SECRET|API_?KEY|TOKEN|PASSWORD|PRIVATE|(?:ADMIN|SERVICE(?:_?ROLE)?|WRITE|MASTER)_?KEY)\w*")
 _CI_FILE = (r"(?:^|/)(?:\.github/workflows/[^/\n]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
             r"azure-pipelines\.ya?ml|\.buildkite/[^/\n]+)$")
 _SHELL_TRACE = (r"^[ \t]*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+xtrace\b|"
@@ -201,7 +201,7 @@ RULES: dict[str, Rule] = {
         gloss="build a SQL query by string formatting",
         change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*"
                r"|(?-i:\b(?:WHERE|AND|OR|ORDER BY|VALUES|SET|FROM)\b)[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*\w"
-               r"|\bf[\"'](?:SELECT|INSERT|UPDATE|DELETE)\b[^\"'\n]*\{"
+               r"|\bf\"(?:SELECT|INSERT|UPDATE|DELETE)\b[^\"\n]{0,300}\{|\bf'(?:SELECT|INSERT|UPDATE|DELETE)\b[^'\n]{0,300}\{"
                r"|\bf(?:\"\"\"|''')\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b(?:(?!\"\"\"|''')[\s\S]){0,1500}?\{\w"),
     "secret-literal": Rule(
         prose=r"\bhard-?cod\w* .{0,30}?\b(?:secrets?|credentials?|passwords?|keys?|tokens?)\b|\b(?:commit|check\w* in)"
@@ -390,7 +390,10 @@ RULES: dict[str, Rule] = {
     "env-file-commit": Rule(
         prose=r"\.env\b.{0,40}?\bgit\b|\bgit\b.{0,40}?\.env\b|\bcredential files?\b",
         gloss="commit a .env or credential file",
-        command=r"\bgit\s+add\b[^\n|;&]{0,300}?(?:\s|/)\.env(?!\.example\b|\.sample\b)(?:\.[\w-]+)?\b", decisive=False),
+        command=r"\bgit\s+add\b[^\n|;&]{0,300}?(?:\s|/)(?:\.env(?!\.example\b|\.sample\b)(?:\.[\w-]+)?\b|"
+                r"[\w.-]{0,60}?(?:secret|credential)s?[\w.-]{0,60}?\.(?:ya?ml|json|env|ini|toml|properties|conf)\b|"
+                r"[\w.-]{1,60}?\.(?:pem|p12|pfx|keystore|jks)\b|id_rsa\b|[\w-]{0,60}?service[-_]account[\w.-]{0,60}?\.json\b)",
+        decisive=False),
     "metric-label-id": Rule(
         prose=r"\b(?:metric|prometheus)\b.{0,40}?\blabels?\b|\blabels?\b.{0,40}?\b(?:metric|prometheus)\b|"
               r"\bcardinality\b",
@@ -420,6 +423,41 @@ RULES: dict[str, Rule] = {
         prose=r"\benv\(\)|\blaravel\b.{0,60}?\benv\w*|\benv\w*.{0,60}?\blaravel\b",
         gloss="call env() outside Laravel's config files",
         change=r"\benv\(\s*['\"]", path=r"(?:^|/)(?:app|routes|resources|database)/", decisive=False),
+    "cluster-hand-change": Rule(
+        prose=r"\bkubectl\b.{0,40}?\b(?:mutat|modif|chang|patch|apply|edit|scal|writ)\w*|"
+              r"\b(?:mutat|modif)\w* kubectl\b|\bgitops\b|\bargo ?cd\b|\bflux ?cd\b|\bkube-?contexts?\b|"
+              r"\b(?:mutat|modif|chang|edit|patch)\w* .{0,30}?\b(?:cluster|kubernetes|k8s)(?: resources?| objects?)?\b",
+        gloss="change live Kubernetes resources by hand with kubectl",
+        command=r"\bkubectl\b[^\n|;&]{0,300}?\s(?:apply|delete|scale|patch|set|edit|replace|create|label|annotate|"
+                r"drain|cordon|taint|rollout\s+(?:restart|undo))\b", decisive=False),
+    "k8s-no-resources": Rule(
+        prose=r"\bresource (?:requests|limits)\b|\brequests and limits\b|\bwithout (?:resource )?(?:requests|limits)\b|"
+              r"\bmemory limits?\b|\bcpu (?:requests?|limits?)\b",
+        gloss="run a Kubernetes workload without resource requests and limits",
+        command=r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|DaemonSet|"
+                r"Job|CronJob)\b",
+        change=r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|DaemonSet|"
+               r"Job|CronJob)\b",
+        path=r"\.ya?ml$", kinds=("write",), decisive=False),
+    "docker-root": Rule(
+        prose=r"\broot\b.{0,40}?\b(?:containers?|dockerfiles?|images?)\b|\b(?:containers?|dockerfiles?|images?)\b.{0,40}?"
+              r"\broot\b|\bnon-?root\b|(?-i:\bUSER\b)",
+        gloss="write a Dockerfile whose container runs as root",
+        change=r"\A(?![\s\S]*^[ \t]*USER\s)[\s\S]*?^[ \t]*FROM\s", path=_DOCKERFILE, kinds=("write",), decisive=False),
+    "redis-keys": Rule(
+        prose=r"(?-i:\bKEYS\b)|\bkeys\s+['\"]?[\w:]*\*|\bflush(?:all|db)\b|(?-i:\bSCAN\b)",
+        gloss="run KEYS or FLUSHALL against a shared Redis",
+        command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
+        change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(", decisive=False),
+    "ssrf": Rule(
+        prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"
+              r"\bfetch\w* .{0,30}?\burls?\b|\bunfurl\w*|\blink previews?\b",
+        gloss="fetch a URL a user supplied from the server",
+        # a variable (not a CONSTANT) holding the URL: ``url``, ``image_url``, ``feedUrl``
+        change=r"\b(?:requests|httpx|session|client|aiohttp|axios|got|request)\.(?:get|post|head|request|stream)\(\s*"
+               r"(?-i:[\w.]{0,40}?(?:url|Url|uri|Uri|link|Link|href|target)\w*)\s*[,)]|"
+               r"\bfetch\(\s*(?-i:[\w.]{0,40}?(?:url|Url|link|Link|href|target)\w*)\s*[,)]|"
+               r"\burlopen\(\s*(?-i:[\w.]{0,40}?(?:url|Url)\w*)\s*[,)]", decisive=False),
 }
 FLAGS = re.I | re.M
 

@@ -36,7 +36,9 @@ _NEGATION = re.compile(r"\b(?:[Nn]ever|[Nn]ot|[Nn]o|[Dd]on'?t|[Dd]o not|[Aa]void
                        r"[Ww]ithout|[Nn]or|[Ss]top)\b")
 _CLAUSES = re.compile(r"[;:.!?]\s|,\s|\s\(|\b(?:and|but|or|then)\b")  # a parenthesis asks or forbids on its own
 _BACKTICKED = re.compile(r"`[^`]*`")
-_SPAN = re.compile(r"`([^`]{2,60})`|\b([A-Z]{2,}(?: [A-Z]{2,}){1,4})\b|"
+# SQL in capitals: several words ("CREATE INDEX CONCURRENTLY"), or one that only a statement has ("BEGIN")
+_SQL_WORD = r"(?:BEGIN|COMMIT|ROLLBACK|SAVEPOINT|CONCURRENTLY|RETURNING|TRUNCATE|VACUUM)"
+_SPAN = re.compile(r"`([^`]{2,60})`|\b([A-Z]{2,}(?: [A-Z]{2,}){1,4}|" + _SQL_WORD + r")\b|"
                    r"((?:(?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|"
                    r"(?:[A-Za-z_][\w.]*(?:\([^()\s]{0,20}\))?(?:=[\w.\"'/-]+)?))")
 _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|call|add|wrap|give|mark|prefer|include|"
@@ -46,18 +48,25 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"switch to|migrate to|guard|iterate|registered|key|hash|render|start|share|follow|prefix|"
                    r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
                    r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
-_KEYWORDS = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,}){1,4}\b")
+# a span after one of these names when the fix applies ("sanitize it with DOMPurify before any
+# dangerouslySetInnerHTML"), not what to write
+_MOMENT = re.compile(r"\b(?:before|after|when|whenever|until|unless|once|while|prior to)\b", re.I)
+_PREPOSITIONS = ("with", "via", "through")  # "before writing with `mode('overwrite')`" asks for nothing
+_KEYWORDS = re.compile(r"\b(?:[A-Z]{2,}(?: [A-Z]{2,}){1,4}|" + _SQL_WORD + r")\b")
 _IMPERATIVE = re.compile(r"(?<!\s)\s*+(?:always\s++)?(?:use|prefer|pin|enable)\b", re.I)
 _REMEDY = re.compile(r"\b(?:now|since then|from now on|from then on|going forward|had to be|has to be|have to be|"
                      r"should have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
-_ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)\)$")  # any arguments
+_ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)?\)$")  # any arguments
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
+_SETTING = re.compile(r"^([\w.-]+)=([\w.-]+)$")  # catchup=False: also ``catchup: false``, ``("catchup", "false")``
+_SWITCHED = re.compile(r"(?<!\s)\s++(?:(?:to|=|:)\s*+)?(true|false)\b", re.I)  # "keep isDebuggable false": a setting
 _WRITTEN_AS_CODE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|\d|_")  # camelCase, DOMPurify, argon2id, find_each
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
 _ANY_LITERAL = r"(?:'[^']*'|\"[^\"]*\"|\b(?![01]\b)\d+[A-Za-z]*\b)"
+_SWITCH_LITERAL = re.compile(r"[01]|(['\"])(?:true|false|yes|no|on|off)\1", re.I)  # stands only for itself
 _WORD = re.compile(r"[A-Za-z]+")
 _NEGATED_REACH = 12  # characters after "instead of", "without", "no" in which the negated code starts
 _SPAN_LIMIT = 80
@@ -97,8 +106,10 @@ def mistaken(entry: Entry) -> frozenset[str]:
 def _spans(text: str, identifiers: bool = True) -> Iterator[tuple[int, str]]:
     for match in _SPAN.finditer(text):
         token = match.group(1).strip() if match.group(1) else (match.group(2) or match.group(3)).strip().rstrip(".,")
-        if token and (match.group(1) or match.group(2) or _code_like(token, identifiers)):
-            yield match.start(), token
+        if not token or not (match.group(1) or match.group(2) or _code_like(token, identifiers)):
+            continue
+        switched = _SWITCHED.match(text, match.end()) if match.group(3) and "=" not in token else None
+        yield match.start(), f"{token}={switched.group(1)}" if switched else token
 
 
 @functools.lru_cache(maxsize=4096)  # read once per lesson, not once per tool call (the warm server keeps it)
@@ -108,8 +119,9 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
     forbidden: set[str] = set()
     before = ""  # what the clause before did: "ask", "forbid" or nothing
     for clause, join in _joined_clauses(lesson):
-        negation = _NEGATION.search(clause)
-        asks = _ASKS.search(clause)
+        prose = _BACKTICKED.sub(lambda span: " " * len(span.group(0)), clause)  # `RUN --no-cache` asks for nothing
+        negation = _NEGATION.search(prose)
+        asks = _ASKS.search(prose)
         # "never check out or run X": the negation goes on over "or"; "put the number and name in a `reserved`
         # statement": a clause with no verb of its own goes on asking over "and"
         goes_on = (join == "or" and before == "forbid") or (join == "and" and before == "ask" and not negation
@@ -118,10 +130,20 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         for start, token in _spans(clause):
             if (negation and start > negation.start()) or carried == "forbid":
                 forbidden.add(token)
-            elif (asks and asks.start() < start) or carried == "ask":
+            elif ((asks and asks.start() < start) or carried == "ask") and not _at_a_moment(clause, start):
                 wanted.add(token)
         before = "forbid" if negation or carried == "forbid" else "ask" if asks or carried == "ask" else ""
     return frozenset(wanted), frozenset(forbidden)
+
+
+def _at_a_moment(clause: str, start: int) -> bool:
+    """Whether the span at ``start`` names a moment: it follows "before", "when", "unless"... with no verb between
+    that asks for it ("sanitize it with DOMPurify before any `dangerouslySetInnerHTML`")."""
+    moments = list(_MOMENT.finditer(clause, 0, start))
+    if not moments:
+        return False
+    between = clause[moments[-1].end():start]
+    return all(verb.group(0).lower() in _PREPOSITIONS for verb in _ASKS.finditer(between))
 
 
 def _clauses(text: str) -> list[str]:
@@ -208,8 +230,11 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
     and spacing, and (with ``literals``) any literal where the span has one."""
     call = _ELLIPSIS_CALL.match(token)
     keywords = _KEYWORDS.fullmatch(token)
+    setting = _SETTING.match(token)
     if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
-            or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
+            or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))
+            or (setting and re.search(r"(?<![\w-])" + re.escape(setting.group(1)) + r"[\"'\]]?\s*[=:,]\s*[\"']?(?i:"
+                                      + re.escape(setting.group(2)) + r")(?![\w-])", change))):
         return True
     if literals and _ELLIPSIS.search(token) and not call:  # `moved { from = ..., to = ... }`: ... is anything
         pieces = [re.escape(piece.strip(" ,;")).replace(r"\ ", r"\s*") for piece in _ELLIPSIS.split(token)]
@@ -218,12 +243,12 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
     if literals and _COMMAND_WORD.fullmatch(token):  # SCAN as a client's option or method: --scan, r.scan(...)
         word = token.lower()
         return re.search(rf"(?<![\w-])--{word}(?![\w-])|\.{word}(?:_\w+)?\(", change) is not None
-    if not literals or not _LITERAL.search(token):
+    if not literals or not _LITERAL.search(token) or _LITERAL.fullmatch(token):  # `100dvh` is no `100vh`
         return False
     parts, at = [], 0
-    for literal in _LITERAL.finditer(token):  # 0 and 1 turn a setting off or on: they stand only for themselves
+    for literal in _LITERAL.finditer(token):  # 0 and 1, "true" and "false" turn a setting off or on: themselves only
         parts.append(re.escape(token[at:literal.start()]).replace(r"\ ", r"\s*"))
-        parts.append(re.escape(literal.group(0)) if literal.group(0) in ("0", "1") else _ANY_LITERAL)
+        parts.append(re.escape(literal.group(0)) if _SWITCH_LITERAL.fullmatch(literal.group(0)) else _ANY_LITERAL)
         at = literal.end()
     parts.append(re.escape(token[at:]).replace(r"\ ", r"\s*"))
     return re.search("".join(parts), change) is not None
