@@ -263,6 +263,10 @@ def test_artifact_match() -> None:
     ("command", "", "", "git add -f config/secrets.staging.yml && git commit -m 'boot CI'", {"env-file-commit"}),
     ("command", "", "", "git add src/secrets_manager.py", set()),
     ("edit", "chat/unfurl.py", "x", "resp = httpx.get(url, follow_redirects=True, timeout=5)", {"ssrf"}),
+    ("edit", "web/banner.js", "x", "banner.insertAdjacentHTML('beforeend', announcement.body)", {"raw-html"}),
+    ("edit", "app/views/shops/show.html.erb", "x", "<%= raw @shop.announcement %>", {"raw-html"}),
+    ("edit", "src/Banner.svelte", "x", "<div>{@html announcement}</div>", {"raw-html"}),
+    ("edit", "src/Banner.svelte", "x", "<div>{announcement}</div>", set()),
 ])
 def test_common_dangerous_operations(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     paths = (f"/repo/{path}",) if path else ()
@@ -292,6 +296,7 @@ def test_only_decisive_classes_silence_a_correction() -> None:
     from loa_memory.answer.cues.classes import decisive
 
     assert decisive(frozenset({"force-push", "open-network"})) == {"force-push"}
+    assert decisive(frozenset({"raw-html", "mutable-default", "http-no-timeout"})) == {"raw-html", "mutable-default"}
 
 
 @pytest.mark.parametrize("unit", ["a", " ", "\n", "a.", "(", "`", "git push ", "kind: ConfigMap\n", "def f(",

@@ -348,7 +348,7 @@ RULES: dict[str, Rule] = {
         prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
               r"default\b|\bdefault (?:value|argument|parameter)s?\b",
         gloss="give a Python function a list or dict as a default argument",
-        change=r"\bdef\s+\w+\([^)]{0,500}?=\s*(?:\[\]|\{\}|list\(\)|dict\(\)|set\(\))", decisive=False),
+        change=r"\bdef\s+\w+\([^)]{0,500}?=\s*(?:\[\]|\{\}|list\(\)|dict\(\)|set\(\))"),
     "cmd-shell-form": Rule(
         prose=r"(?-i:\b(?:CMD|ENTRYPOINT)\b)|\bexec form\b|\bPID 1\b",
         gloss="write a Dockerfile CMD or ENTRYPOINT in shell form",
@@ -369,8 +369,9 @@ RULES: dict[str, Rule] = {
               r"\bhtml_safe\b|\b(?:user|customer)[- ](?:provided|supplied|generated|submitted) "
               r"(?:content|html|markup)\b",
         gloss="render user-provided content as raw HTML",
-        change=r"\bdangerouslySetInnerHTML\b|\.innerHTML\s*=|\bv-html\s*=|\|\s*safe\b|\bmark_safe\(|\.html_safe\b",
-        decisive=False),
+        change=r"\bdangerouslySetInnerHTML\b|\.(?:inner|outer)HTML\s*\+?=|\[innerHTML\]|\binsertAdjacentHTML\(|"
+               r"\bdocument\.write(?:ln)?\(|\bv-html\s*=|\|\s*safe\b|\bmark_safe\(|\bMarkup\(|\.html_safe\b|<%=\s*raw\b|"
+               r"<%==|\{!!|\{\{\{|\bbypassSecurityTrust\w*\(|\{@html\b"),
     "no-pipefail": Rule(
         prose=r"\bpipefail\b|\bshell pipelines?\b|\bscripts? with pipelines?\b|\bpip(?:e|ing)\b.{0,40}?"
               r"\b(?:gzip|zstd|bzip2|xz|compress\w*)\b|\bset -e\b",
