@@ -106,7 +106,7 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
         if code:
             return Found("password", code[0], code[1])
         if code is None and not verb and is_password_value(value, quoted, prose):
-            if quoted and vs > 0 and text[vs - 1] == "`" and not _is_said_value(text[ke:vs - 1]):
+            if _other_code(text, ke, value, vs, quoted):
                 continue  # "the database password and the whole `.git` directory": the next code, not the password
             return Found("password", vs, ve)
     return None
@@ -127,10 +127,18 @@ _COPULA = frozenset({"is", "was", "are", "were", "be", "to", "as", "becomes", "b
 
 
 def _is_said_value(between: str) -> bool:
-    """Whether the words between a password's name and a code span say the span is its value: none ("password
-    `x`"), or ending on a copula ("password for staging is `x`", "set to `x`")."""
+    """Whether the words between a secret's name and a code span say the span is its value: none ("password
+    `x`"), ending on a copula ("password for staging is `x`", "set to `x`") or on a colon or equals sign ("token
+    for staging: `x`")."""
     words = re.findall(r"[A-Za-z]+", between)
-    return not words or words[-1].lower() in _COPULA
+    return not words or words[-1].lower() in _COPULA or between.rstrip().endswith((":", "="))
+
+
+def _other_code(text: str, key_end: int, value: str, value_start: int, quoted: bool) -> bool:
+    """Whether a value is a code span that the words after the secret's name do not give as its value, and that
+    does not look generated itself (a random token in backticks is a secret wherever it stands)."""
+    return (quoted and value_start > 0 and text[value_start - 1] == "`"
+            and not _is_said_value(text[key_end:value_start - 1]) and not looks_generated(value))
 
 
 def _is_verb_gap(between: str) -> bool:
@@ -257,6 +265,8 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
             if code:
                 return Found("password", code[0], code[1])
             if code is None and is_password_value(value, quoted, True) and not value.isalpha():
+                if _other_code(text, ke, value, vs, quoted):
+                    continue  # "investigating logins we ran `redis-cli -h ...`": the next code, not the login
                 return Found("password", vs, ve)
     strength = key_strength(texts, ks, ke)
     if strength == 0:
@@ -267,6 +277,8 @@ def _check_keyword(m: re.Match[str], texts: Texts) -> Found | None:
             if code:
                 return Found(_refine_kind(texts, ks, text[code[0]:code[1]]), code[0], code[1])
         elif _is_secret_value(value, strength, quoted):
+            if _other_code(text, ke, value, vs, quoted):
+                continue  # "exclude credential files with `dataExtractionRules`": code the sentence names next
             return Found(_refine_kind(texts, ks, value), vs, ve)
     return None
 

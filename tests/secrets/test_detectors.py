@@ -238,3 +238,14 @@ def test_code_named_in_a_code_span_is_not_a_secret(text: str, expected: list[str
 ])
 def test_how_a_password_is_kept_is_not_the_password(text: str, expected: list[str]) -> None:
     assert kinds(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("While investigating logins we ran `redis-cli -h sessions-prod KEYS 'session:*' | wc -l` on the primary.", []),
+    ("Exclude credential files with `dataExtractionRules`/`fullBackupContent` in any app that stores tokens.", []),
+    ("the webhook secret for staging `q8Zx2LmR7kP9vT4wN6yB3cF1`", ["generic-secret"]),  # generated: a secret anywhere
+    ("the webhook secret for staging: `Zx8pQ2wLm7-k9-staging`", ["generic-secret"]),  # a colon gives the value
+    ("staging login `admin:Zx8pQ2wLm7-k9`", ["password"]),
+])
+def test_code_a_sentence_names_after_a_secret_word_is_not_its_value(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
