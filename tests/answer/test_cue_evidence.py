@@ -104,6 +104,9 @@ def test_sql_keywords_and_more_imperatives_count_as_the_fix() -> None:
     assert follows_lesson(index, 'psql -c "CREATE INDEX idx_a ON events (a)"') == []
     assert follows_lesson(body, "\tdefer resp.Body.Close()\n") == ["resp.Body.Close()"]
     assert "NOT VALID" in prescribed(constraint)  # SQL in capitals is not a negation
+    retry = _correction(trigger="retry a charge", lesson="Send a deterministic `idempotency_key` with every charge.")
+    assert follows_lesson(retry, 'stripe.Payout.create(amount=a, idempotency_key=f"payout-{p.id}")') == [
+        "idempotency_key"]
 
 
 def test_identifiers_written_as_code_and_any_literal_count_as_the_fix() -> None:

@@ -47,7 +47,7 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"sign|verify|encrypt|rotate|lock|limit|cap|default to|create|generate|register|configure|"
                    r"switch to|migrate to|guard|iterate|registered|key|hash|render|start|share|follow|prefix|"
                    r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
-                   r"require|block|allow|deny|restrict|emit|raise|catch|handle)\b", re.I)
+                   r"require|block|allow|deny|restrict|emit|raise|catch|handle|send|provide|supply|attach)\b", re.I)
 # a span after one of these names when the fix applies ("sanitize it with DOMPurify before any
 # dangerouslySetInnerHTML"), not what to write
 _MOMENT = re.compile(r"\b(?:before|after|when|whenever|until|unless|once|while|prior to)\b", re.I)
