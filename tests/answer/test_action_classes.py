@@ -287,6 +287,7 @@ def test_common_dangerous_operations(kind: str, path: str, removed: str, text: s
     ("writing a Dockerfile that runs the app as root", {"docker-root"}),
     ("running KEYS pattern lookups against a production Redis", {"redis-keys", "redis-no-ttl"}),
     ("fetching a user-supplied URL from the server", {"ssrf"}),
+    ("rendering user-supplied text as HTML in React", {"raw-html"}),
 ])
 def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

@@ -367,7 +367,7 @@ RULES: dict[str, Rule] = {
     "raw-html": Rule(
         prose=r"\braw html\b|\binner ?html\b|\bdangerouslySetInnerHTML\b|\bxss\b|\bv-html\b|\bmark_safe\b|"
               r"\bhtml_safe\b|\b(?:user|customer)[- ](?:provided|supplied|generated|submitted) "
-              r"(?:content|html|markup)\b",
+              r"(?:content|html|markup)\b|\b(?:render|inject|insert|output)\w* .{0,40}?\bas (?:raw |unescaped )?html\b",
         gloss="render user-provided content as raw HTML",
         change=r"\bdangerouslySetInnerHTML\b|\.(?:inner|outer)HTML\s*\+?=|\[innerHTML\]|\binsertAdjacentHTML\(|"
                r"\bdocument\.write(?:ln)?\(|\bv-html\s*=|\|\s*safe\b|\bmark_safe\(|\bMarkup\(|\.html_safe\b|<%=\s*raw\b|"
