@@ -48,6 +48,9 @@ _SHELL_TRACE = (r"^[ \t]*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+
 _UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|map)\s*(?:\{|do\b)|"
               r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]{0,500}\.iterator\()[^\n]{0,500}\)\s*:")
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
+# a whole manifest (written, or applied from a heredoc) of a workload whose containers declare no resources
+_NO_RESOURCES = (r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|"
+                 r"DaemonSet|Job|CronJob)\b")
 # a field of an API response, a protobuf or Avro message or an event is not a database column
 _DB_FIELD = (r"fields?\b(?!.{0,40}\b(?:api|responses?|proto\w*|messages?|payloads?|json|avro|graphql|events?|forms?|"
              r"structs?|serializers?|dtos?)\b)")
@@ -435,11 +438,7 @@ RULES: dict[str, Rule] = {
         prose=r"\bresource (?:requests|limits)\b|\brequests and limits\b|\bwithout (?:resource )?(?:requests|limits)\b|"
               r"\bmemory limits?\b|\bcpu (?:requests?|limits?)\b",
         gloss="run a Kubernetes workload without resource requests and limits",
-        command=r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|DaemonSet|"
-                r"Job|CronJob)\b",
-        change=r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|DaemonSet|"
-               r"Job|CronJob)\b",
-        path=r"\.ya?ml$", kinds=("write",), decisive=False),
+        command=_NO_RESOURCES, change=_NO_RESOURCES, path=r"\.ya?ml$", kinds=("write",), decisive=False),
     "docker-root": Rule(
         prose=r"\broot\b.{0,40}?\b(?:containers?|dockerfiles?|images?)\b|\b(?:containers?|dockerfiles?|images?)\b.{0,40}?"
               r"\broot\b|\bnon-?root\b|(?-i:\bUSER\b)",
