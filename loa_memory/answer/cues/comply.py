@@ -13,10 +13,15 @@ follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put
 in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in the correction's
 trigger, summary or incident (those name the mistake, or the thing both use) unless they name it only as not done
 ("ran ``npm install`` instead of ``npm ci``"), tell it as the remedy ("it had to be rerun with ...", "builds now
-run under ...") or ask for it themselves, as a decision record does. An ellipsis in a span stands for anything.
+run under ...") or ask for it themselves, as a decision record does. A span after "before", "when", "unless"...
+with no asking verb between names a moment, not the fix ("sanitize it with DOMPurify before any
+``dangerouslySetInnerHTML``"); verbs inside backticks ask nothing. An identifier followed by true or false is a setting
+with its value ("keep isDebuggable false"), and a setting is followed in any syntax (``k=v``, ``k: v``, ``("k", "v")``).
+An ellipsis in a span stands for anything.
 A clause joined by "and" with no verb of its own goes on asking, a negation goes on over "or". A literal in a span
-stands for any literal but 0 and 1: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a
-command in capitals (``SCAN``) by a client's option or method (``--scan``, ``.scan_iter(``).
+stands for any literal but 0, 1 and quoted switches (``"false"``), and a span that is only a literal (``100dvh``)
+for itself: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a command in capitals (``SCAN``)
+by a client's option or method (``--scan``, ``.scan_iter(``); ``jwt.verify()`` by a call of it with any arguments.
 
 The mistake's spans are the other side: the code-like spans of the trigger, summary and incident, and those the
 lesson forbids, less what it prescribes (``jwt.decode``, ``permit!``, ``git push --force``). A call that carries
