@@ -193,3 +193,20 @@ def test_only_the_trigger_names_the_action_that_silences(loa: Cli) -> None:
     (code, out), _ = _dag_hooks(loa, {**BACKFILL, "summary": "A new DAG backfilled two years of runs and deleted "
                                                              "the staging rows of each day"})
     assert code == 0 and "BEFORE create a new Airflow DAG" in out
+
+
+@needs_model
+def test_a_redis_write_with_an_expiry_is_silent_and_one_without_gets_the_cue(loa: Cli) -> None:
+    """"Write cache entries to Redis" names a Redis write: the one without an expiry gets the cue, the one with an
+    expiry (the write done right, ``classes.done_right``) stays silent."""
+    ttl = {"category": "correction", "summary": "Cache keys without a TTL filled the Redis instance",
+           "content": "The rates cache wrote every response forever until maxmemory evicted the sessions.",
+           "trigger": "write cache entries to Redis", "lesson": "Give every cache key an expiry", "confidence": 0.9}
+    assert loa("add", "--from-json", "-", input=json.dumps(ttl)).exit_code == 0
+    path = str(loa.root / "app/fx/rates.py")
+    right = {"file_path": path, "old_string": "    return rates\n",
+             "new_string": "    redis_client.set(f'fx:{day}', json.dumps(rates), ex=3600)\n    return rates\n"}
+    wrong = {**right, "new_string": "    redis_client.set(f'fx:{day}', json.dumps(rates))\n    return rates\n"}
+    assert _hook(loa, "Edit", right) == (0, "")
+    code, out = _hook(loa, "Edit", wrong)
+    assert code == 0 and "Give every cache key an expiry" in out

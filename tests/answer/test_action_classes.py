@@ -293,6 +293,21 @@ def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) 
     assert set(prose_classes(trigger)) == expected
 
 
+@pytest.mark.parametrize(("kind", "text", "expected"), [
+    ("edit", "redis_client.set(key, json.dumps(rates), ex=3600)", {"redis-no-ttl"}),
+    ("edit", "redis_client.set(key, json.dumps(rates))", set()),  # the mistake itself: a class, not done right
+    ("command", "redis-cli -h cache SET session:1 x EX 3600", {"redis-no-ttl"}),
+    ("edit", "resp = requests.get(API, params=q, timeout=(3.05, 10))", {"http-no-timeout"}),
+    ("edit", "resp = requests.get(API, params=q)", set()),
+    ("edit", "x = compute(rates)", set()),  # neither the action nor its mistake
+])
+def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:
+    from loa_memory.answer.cues.classes import done_right
+
+    action = Action(kind, ("/repo/app/fx.py",) if kind == "edit" else (), text, "x")  # type: ignore[arg-type]
+    assert done_right(action, frozenset(_classes(action))) == expected
+
+
 def test_only_decisive_classes_silence_a_correction() -> None:
     from loa_memory.answer.cues.classes import decisive
 

@@ -5,7 +5,9 @@ Each class is a ``Rule``: ``command`` is a pattern over a shell command; ``chang
 write brings in; ``path`` over the files an edit or write touches (with ``change`` too, both must match);
 ``prose`` over a correction's trigger; ``gloss`` says it in words for the embedder. Add a class by adding a row.
 A ``decisive`` class also silences a correction that guards it when the call does not perform it (its patterns
-know every spelling of the action that matters); the others only add evidence when both sides have them.
+know every spelling of the action that matters); the others only add evidence when both sides have them, unless
+their ``scope`` finds the action itself in the call, done right: a Redis ``set(..., ex=60)`` is the write a "cache
+entries in Redis" correction guards, without its mistake, and silences it as a decisive class would.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class Rule(NamedTuple):
     path: str | None = None
     kinds: tuple[str, ...] = ("edit", "write")  # which file actions ``path``/``change`` apply to
     decisive: bool = True  # a correction guarding it stays silent for a call that does not perform it
+    scope: str | None = None  # over the command or the change: the action itself, done right or wrong
 
 
 _MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
@@ -340,13 +343,14 @@ RULES: dict[str, Rule] = {
         gloss="write a Redis key without an expiry",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\sSET\s++\S++\s++\S++(?![^\n]{0,300}\b(?:EX|PX|EXAT|PXAT|KEEPTTL)\b)",
         change=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\((?![^\n]{0,300}\b(?:ex|px|exat|pxat|keepttl)\b)",
+        scope=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\(|\bredis-cli\b[^\n|;&]{0,300}?\sSET\s",
         decisive=False),
     "http-no-timeout": Rule(
         prose=r"\b(?:http|api|external|outbound|remote)\b.{0,40}?\b(?:calls?|requests?|services?|apis?)\b.{0,40}?"
               r"\b(?:requests|httpx|timeouts?)\b|\brequests or httpx\b",
         gloss="call an HTTP API without a timeout",
         change=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\((?![^)]{0,2000}\btimeout\s*=)",
-        decisive=False),
+        scope=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\(", decisive=False),
     "mutable-default": Rule(
         prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
               r"default\b|\bdefault (?:value|argument|parameter)s?\b",
@@ -518,6 +522,14 @@ def prose_classes(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=4096)
 def _prose_classes(text: str) -> frozenset[str]:
     return frozenset(name for name, rule in RULES.items() if _compiled(rule.prose).search(text))
+
+
+def done_right(action: Action, classes: frozenset[str]) -> frozenset[str]:
+    """The classes whose action ``action`` performs without their mistake: its text enters the rule's ``scope`` and
+    ``classes`` (what the call was found to do) lacks the class."""
+    text = action.text if action.kind == "command" else action.added
+    return frozenset(name for name, rule in RULES.items()
+                     if rule.scope and name not in classes and _compiled(rule.scope).search(text))
 
 
 def decisive(classes: frozenset[str]) -> frozenset[str]:

@@ -24,8 +24,9 @@ the sum's (the second), so a grimoire of five memories fires on meaning as it di
 correction never fires when:
 
 - its trigger names an action class the call does not perform: the classifier knows what that action looks like,
-  and this call is not it (a commit in the same repository as a force push is not a force push). Only the trigger's
-  words silence: a summary tells the incident ("the push dropped a column"), not always the guarded action;
+  and this call is not it (a commit in the same repository as a force push is not a force push), or does it right
+  (a Redis write with an expiry, an HTTP call with a timeout). Only the trigger's words silence: a summary tells
+  the incident ("the push dropped a column"), not always the guarded action;
 - the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``;
 - the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
   ``applies_to`` path with it: a Redis runbook is not a Redis write.
@@ -43,7 +44,7 @@ from datetime import datetime
 from typing import Any
 
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
-from loa_memory.answer.cues.classes import action_classes, decisive, glosses, prose_classes
+from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import inert
 from loa_memory.answer.cues.paths import artifact_match, glob_match
@@ -149,6 +150,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
     action = result.action
     change = action.added if action.kind != "command" else action.text
+    right = done_right(action, result.classes)
     names = shared_names(grimoire, " ".join([action.description, *result.paths, change]))
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
@@ -161,8 +163,9 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         guarded = _guarded(entry)
         shared = result.classes & guarded
         by_path = glob_match(entry.applies_to, result.paths)
-        if decisive(_named(entry)) and not shared and not by_path:
-            continue  # the same area, another action (only decisive classes its trigger names silence it)
+        named = _named(entry)
+        if (decisive(named) or named & right) and not shared and not by_path:
+            continue  # the same area, another action or this one done right (only classes its trigger names silence)
         followed = follows_lesson(entry, change)
         if followed:
             result.followed[entry.id] = followed
