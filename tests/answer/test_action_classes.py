@@ -99,6 +99,8 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("write", "app/report.py", "", 'sql = BASE + " WHERE cohort = \'%s\'" % cohort', {"sql-string"}),
     ("write", "app/report.py", "", 'sql = f"""\n  SELECT id FROM t\n  WHERE slug = \'{slug}\'\n"""', {"sql-string"}),
     ("write", "app/report.py", "", 'cur.execute("SELECT id FROM t WHERE slug = %s", (slug,))', set()),
+    ("write", "app/fx.py", "", 'r = session.get(API, params={"s": ",".join(symbols)}, timeout=(3, 10))', set()),
+    ("write", "app/fx.py", "", 'r = session.get(API, params={"s": ",".join(symbols)})', {"http-no-timeout"}),
     ("write", "app/report.py", "", 'sql = f"SELECT total FROM payments WHERE region = \'{region}\'"', {"sql-string"}),
     ("write", "app/report.py", "", "sql = f'SELECT total FROM payments WHERE region = \"{region}\"'", {"sql-string"}),
     ("write", "app/greet.py", "", 'message = "Tom and " + name', set()),
@@ -299,6 +301,7 @@ def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) 
     ("command", "redis-cli -h cache SET session:1 x EX 3600", {"redis-no-ttl"}),
     ("edit", "resp = requests.get(API, params=q, timeout=(3.05, 10))", {"http-no-timeout"}),
     ("edit", "resp = requests.get(API, params=q)", set()),
+    ("edit", 'resp = session.get(API, params={"s": ",".join(symbols)}, timeout=(3, 10))', {"http-no-timeout"}),
     ("edit", "x = compute(rates)", set()),  # neither the action nor its mistake
 ])
 def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:

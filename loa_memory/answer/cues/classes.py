@@ -349,7 +349,9 @@ RULES: dict[str, Rule] = {
         prose=r"\b(?:http|api|external|outbound|remote)\b.{0,40}?\b(?:calls?|requests?|services?|apis?)\b.{0,40}?"
               r"\b(?:requests|httpx|timeouts?)\b|\brequests or httpx\b",
         gloss="call an HTTP API without a timeout",
-        change=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\((?![^)]{0,2000}\btimeout\s*=)",
+        # the call's own arguments, one level of parentheses deep: `params={"s": ",".join(symbols)}, timeout=5`
+        change=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
+               r"(?!(?:[^()]|\([^()]{0,500}\)){0,2000}?\btimeout\s*=)",
         scope=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\(", decisive=False),
     "mutable-default": Rule(
         prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
