@@ -342,7 +342,8 @@ RULES: dict[str, Rule] = {
               r"\b(?:keys?|cache\w*|entries|ttl|expir\w*)\b.{0,60}?\bredis\b",
         gloss="write a Redis key without an expiry",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\sSET\s++\S++\s++\S++(?![^\n]{0,300}\b(?:EX|PX|EXAT|PXAT|KEEPTTL)\b)",
-        change=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\((?![^\n]{0,300}\b(?:ex|px|exat|pxat|keepttl)\b)",
+        change=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
+               r"(?!(?:[^()]|\([^()]{0,500}\)){0,1000}?\b(?:ex|px|exat|pxat|keepttl)\b)",  # its own arguments
         scope=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\(|\bredis-cli\b[^\n|;&]{0,300}?\sSET\s",
         decisive=False),
     "http-no-timeout": Rule(
