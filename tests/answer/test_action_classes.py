@@ -311,7 +311,7 @@ def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, ex
     from loa_memory.answer.cues.classes import done_right
 
     action = Action(kind, ("/repo/app/fx.py",) if kind == "edit" else (), text, "x")  # type: ignore[arg-type]
-    assert done_right(action, frozenset(_classes(action))) == expected
+    assert done_right(text, frozenset(_classes(action))) == expected
 
 
 def test_only_decisive_classes_silence_a_correction() -> None:

@@ -51,6 +51,10 @@ _SHELL_TRACE = (r"^[ \t]*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+
 _UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|map)\s*(?:\{|do\b)|"
               r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]{0,500}\.iterator\()[^\n]{0,500}\)\s*:")
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
+_REDIS_SET = r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
+_HTTP_CALL = r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
+# a character of a call's own arguments, a parenthesis one level deep counting as one: `params={"s": ",".join(s)}`
+_ARGUMENT = r"(?:[^()]|\([^()]{0,500}\))"
 # a whole manifest (written, or applied from a heredoc) of a workload whose containers declare no resources
 _NO_RESOURCES = (r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|"
                  r"DaemonSet|Job|CronJob)\b")
@@ -342,18 +346,13 @@ RULES: dict[str, Rule] = {
               r"\b(?:keys?|cache\w*|entries|ttl|expir\w*)\b.{0,60}?\bredis\b",
         gloss="write a Redis key without an expiry",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\sSET\s++\S++\s++\S++(?![^\n]{0,300}\b(?:EX|PX|EXAT|PXAT|KEEPTTL)\b)",
-        change=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
-               r"(?!(?:[^()]|\([^()]{0,500}\)){0,1000}?\b(?:ex|px|exat|pxat|keepttl)\b)",  # its own arguments
-        scope=r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\(|\bredis-cli\b[^\n|;&]{0,300}?\sSET\s",
-        decisive=False),
+        change=_REDIS_SET + r"(?!" + _ARGUMENT + r"{0,1000}?\b(?:ex|px|exat|pxat|keepttl)\b)",
+        scope=_REDIS_SET + r"|\bredis-cli\b[^\n|;&]{0,300}?\sSET\s", decisive=False),
     "http-no-timeout": Rule(
         prose=r"\b(?:http|api|external|outbound|remote)\b.{0,40}?\b(?:calls?|requests?|services?|apis?)\b.{0,40}?"
               r"\b(?:requests|httpx|timeouts?)\b|\brequests or httpx\b",
         gloss="call an HTTP API without a timeout",
-        # the call's own arguments, one level of parentheses deep: `params={"s": ",".join(symbols)}, timeout=5`
-        change=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
-               r"(?!(?:[^()]|\([^()]{0,500}\)){0,2000}?\btimeout\s*=)",
-        scope=r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\(", decisive=False),
+        change=_HTTP_CALL + r"(?!" + _ARGUMENT + r"{0,2000}?\btimeout\s*=)", scope=_HTTP_CALL, decisive=False),
     "mutable-default": Rule(
         prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
               r"default\b|\bdefault (?:value|argument|parameter)s?\b",
@@ -527,12 +526,11 @@ def _prose_classes(text: str) -> frozenset[str]:
     return frozenset(name for name, rule in RULES.items() if _compiled(rule.prose).search(text))
 
 
-def done_right(action: Action, classes: frozenset[str]) -> frozenset[str]:
-    """The classes whose action ``action`` performs without their mistake: its text enters the rule's ``scope`` and
-    ``classes`` (what the call was found to do) lacks the class."""
-    text = action.text if action.kind == "command" else action.added
+def done_right(change: str, classes: frozenset[str]) -> frozenset[str]:
+    """The classes whose action a call performs without their mistake: ``change`` (its command, or the lines it
+    brings in) enters the rule's ``scope`` and ``classes`` (what the call was found to do) lacks the class."""
     return frozenset(name for name, rule in RULES.items()
-                     if rule.scope and name not in classes and _compiled(rule.scope).search(text))
+                     if rule.scope and name not in classes and _compiled(rule.scope).search(change))
 
 
 def decisive(classes: frozenset[str]) -> frozenset[str]:

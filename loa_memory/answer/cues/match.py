@@ -150,7 +150,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
     action = result.action
     change = action.added if action.kind != "command" else action.text
-    right = done_right(action, result.classes)
+    right = done_right(change, result.classes)
     names = shared_names(grimoire, " ".join([action.description, *result.paths, change]))
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
