@@ -204,6 +204,29 @@ def test_what_the_incident_names_as_not_done_stays_the_fix() -> None:
     assert prescribed(named) == {"ISO8601DateFormatter", "en_US_POSIX"}  # the DateFormatter itself was used
 
 
+def test_code_the_incident_says_was_left_out_stays_the_fix() -> None:
+    """"forgot `model.eval()` and `torch.no_grad()`": a verb of leaving out names code as not done, and so does each
+    span listed after it; an evaluation written with both follows the lesson, one with neither does not."""
+    entry = _correction(trigger="writing evaluation loops in PyTorch", summary="Validation ran in training mode",
+                        content="Our eval loop forgot `model.eval()` and `torch.no_grad()`, so dropout stayed on.",
+                        lesson="Call model.eval() and wrap evaluation in torch.no_grad().")
+    assert prescribed(entry) == {"model.eval()", "torch.no_grad()"}
+    assert follows_lesson(entry, "@torch.no_grad()\ndef evaluate(model, loader):\n    model.eval()")
+    assert not follows_lesson(entry, "def evaluate(model, loader):\n    return [model(x) for x in loader]")
+    assert repeats_mistake(entry, "model.eval()") == []
+    listed = _correction(trigger="deploy with helm", summary="A failed release stayed half applied",
+                         content="The upgrade ran without `--atomic`, `--wait` or `--timeout` and never rolled back.",
+                         lesson="Run helm upgrade with `--atomic` and `--timeout 5m`.")
+    assert prescribed(listed) == {"--atomic", "--timeout 5m"}
+    kept = _correction(trigger="deploy with helm", summary="A failed release stayed half applied",
+                       content="It ran without `--atomic`; `--wait` was set.", lesson="Use `--atomic` and `--wait`.")
+    assert prescribed(kept) == {"--atomic"}  # a span after the list has ended names what was done
+    prose = _correction(trigger="add an index in a Rails migration", content="A migration added an index.",
+                        summary="add_index on a large table without algorithm: :concurrently blocked writes",
+                        lesson="Build indexes on big tables with `algorithm: :concurrently`.")
+    assert prescribed(prose) == {"algorithm: :concurrently"}  # the fix, written as prose where it was not done
+
+
 def test_joined_clauses_go_on_asking_or_forbidding() -> None:
     """"put the number and name in a `reserved` statement": the clause after "and" has no verb of its own and goes
     on asking; "never check out or run code under `pull_request_target`": the negation goes on over "or"."""

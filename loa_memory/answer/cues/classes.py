@@ -53,8 +53,11 @@ _UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 _REDIS_SET = r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
 _HTTP_CALL = r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
-# a character of a call's own arguments, a parenthesis one level deep counting as one: `params={"s": ",".join(s)}`
-_ARGUMENT = r"(?:[^()]|\([^()]{0,500}\))"
+# a character of a call's own arguments, parentheses two levels deep counting as one: `json.dumps(q, sep=(",", ":"))`
+# a clause of a SQL statement written in capitals that takes values, which a string of a query split over lines
+# may start with (not ORDER BY: a column put there from an allowlist is the way to sort)
+_SQL_CLAUSE = r"(?-i:WHERE|AND|OR|HAVING|VALUES|SET|FROM|JOIN|LIMIT)"
+_ARGUMENT = r"(?:[^()]|\((?:[^()]|\([^()]{0,200}\)){0,500}\))"
 # a whole manifest (written, or applied from a heredoc) of a workload whose containers declare no resources
 _NO_RESOURCES = (r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bkind:\s*(?:Deployment|StatefulSet|"
                  r"DaemonSet|Job|CronJob)\b")
@@ -207,11 +210,13 @@ RULES: dict[str, Rule] = {
         change=r"\bdatetime\.(?:now|utcnow|today)\(\s*\)|\bdate\.today\(\)|\btime\.localtime\("),
     "sql-string": Rule(
         prose=r"\bsql injection\b|\b(?:string|f-string)\w* .{0,30}?\b(?:sql|quer\w*)\b|\b(?:sql|quer\w*) .{0,30}?"
-              r"\b(?:string formatting|concatenat\w*|interpolat\w*|f-strings?)\b",
+              r"\b(?:string formatting|concatenat\w*|interpolat\w*|f-strings?)\b|\bsql strings?\b|"
+              r"\bbuild\w* (?:raw )?(?:sql|quer\w*)\b.{0,30}?\b(?:request|user|input|param)",
         gloss="build a SQL query by string formatting",
         change=r"\b(?:execute|raw|query)\s*\(\s*f[\"']|\b(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*"
                r"|(?-i:\b(?:WHERE|AND|OR|ORDER BY|VALUES|SET|FROM)\b)[^\n\"']{0,300}[\"']\s*(?:\+|%)\s*\w"
-               r"|\bf\"(?:SELECT|INSERT|UPDATE|DELETE)\b[^\"\n]{0,300}\{|\bf'(?:SELECT|INSERT|UPDATE|DELETE)\b[^'\n]{0,300}\{"
+               r"|\bf\"(?:SELECT|INSERT|UPDATE|DELETE|" + _SQL_CLAUSE + r")\b[^\"\n]{0,300}\{"
+               r"|\bf'(?:SELECT|INSERT|UPDATE|DELETE|" + _SQL_CLAUSE + r")\b[^'\n]{0,300}\{"
                r"|\bf(?:\"\"\"|''')\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b(?:(?!\"\"\"|''')[\s\S]){0,1500}?\{\w"),
     "secret-literal": Rule(
         prose=r"\bhard-?cod\w* .{0,30}?\b(?:secrets?|credentials?|passwords?|keys?|tokens?)\b|\b(?:commit|check\w* in)"

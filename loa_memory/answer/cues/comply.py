@@ -31,6 +31,7 @@ one does what went wrong before, in the same code, whatever its words (``match.p
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -73,6 +74,11 @@ _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
 _ANY_LITERAL = r"(?:'[^']*'|\"[^\"]*\"|\b(?![01]\b)\d+[A-Za-z]*\b)"
 _SWITCH_LITERAL = re.compile(r"[01]|(['\"])(?:true|false|yes|no|on|off)\1", re.I)  # stands only for itself
 _WORD = re.compile(r"[A-Za-z]+")
+# the incident telling code as not done: a negation, or a verb of leaving out ("forgot `model.eval()`")
+_NOT_DONE = re.compile(_NEGATION.pattern + r"|\b(?:[Ff]org(?:ot|ets|otten|etting)|[Oo]mitt?(?:ed|ing|s)|"
+                       r"[Mm]iss(?:ed|ing)|[Ll]ack(?:ed|ing|s)|[Ll]eft out|[Ss]kipp(?:ed|ing))\b")
+# what joins the items of a list: "`a`, `b` and `c`"
+_LISTED = re.compile(r"(?<!\s)\s*+(?:,\s*+(?:(?:and|or|nor)\s++)?|(?:and|or|nor)\s++)")
 _NEGATED_REACH = 12  # characters after "instead of", "without", "no" in which the negated code starts
 _SPAN_LIMIT = 80
 
@@ -108,13 +114,19 @@ def mistaken(entry: Entry) -> frozenset[str]:
     return _mistaken(entry.lesson or "", " ".join([*entry.triggers, entry.summary, entry.content]))
 
 
-def _spans(text: str, identifiers: bool = True) -> Iterator[tuple[int, str]]:
+def _spans(text: str, identifiers: bool = True) -> Iterator[tuple[int, int, str]]:
+    """The code-like spans of ``text``: where each starts and ends, and the span."""
     for match in _SPAN.finditer(text):
         token = match.group(1).strip() if match.group(1) else (match.group(2) or match.group(3)).strip().rstrip(".,")
         if not token or not (match.group(1) or match.group(2) or _code_like(token, identifiers)):
             continue
         switched = _SWITCHED.match(text, match.end()) if match.group(3) and "=" not in token else None
-        yield match.start(), f"{token}={switched.group(1)}" if switched else token
+        if switched:
+            yield match.start(), switched.end(), f"{token}={switched.group(1)}"
+        elif match.group(1):
+            yield match.start(), match.end(), token  # to the closing backtick
+        else:
+            yield match.start(), match.start() + len(token), token  # less a full stop or comma after it
 
 
 @functools.lru_cache(maxsize=4096)  # read once per lesson, not once per tool call (the warm server keeps it)
@@ -132,7 +144,7 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         goes_on = (join == "or" and before == "forbid") or (join == "and" and before == "ask" and not negation
                                                               and not asks)
         carried = before if goes_on else ""
-        for start, token in _spans(clause):
+        for start, _end, token in _spans(clause):
             if (negation and start > negation.start()) or carried == "forbid":
                 forbidden.add(token)
             elif ((asks and asks.start() < start) or carried == "ask") and not _at_a_moment(clause, start):
@@ -159,12 +171,17 @@ def _clauses(text: str) -> list[str]:
 def _joined_clauses(text: str) -> list[tuple[str, str]]:
     """The clauses of ``text``, each with the word that joins it to the one before ("and", "or", "but", "then"), or
     "" after punctuation."""
+    return [(text[a:b], join) for a, b, join in _clause_spans(text)]
+
+
+def _clause_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where each clause of ``text`` starts and ends, and the word that joins it to the one before."""
     quoted = [m.span() for m in _BACKTICKED.finditer(text)]
     cuts = [m for m in _CLAUSES.finditer(text) if not any(a < m.start() < b for a, b in quoted)]
     starts = [0, *(m.end() for m in cuts)]
     ends = [*(m.start() for m in cuts), len(text)]
     joins = ["", *(m.group(0) if m.group(0).isalpha() else "" for m in cuts)]
-    return [(text[a:b], join) for a, b, join in zip(starts, ends, joins, strict=True)]
+    return list(zip(starts, ends, joins, strict=True))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -174,7 +191,7 @@ def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     What the incident names only as not done ("ran `npm install` instead of `npm ci`") or asks for itself (a
     decision record's "use --force-with-lease") stays the fix."""
     wanted, forbidden = _lesson_spans(lesson)
-    done = _affirmed(_unremedied(mistake))
+    done = _affirmed(_unremedied(mistake), wanted)
     lower = done.lower()
     as_code = " ".join(_BACKTICKED.findall(done)).lower()
     return frozenset(t for t in wanted - forbidden
@@ -188,34 +205,58 @@ def _unremedied(text: str) -> str:
     for sentence in _SENTENCE_END.split(text):
         if _REMEDY.search(sentence):
             continue
-        kept.append(" ".join(clause for clause in _clauses(sentence) if not _IMPERATIVE.match(clause)))
+        for start, end, _join in reversed(_clause_spans(sentence)):  # the words joining the clauses stay
+            if _IMPERATIVE.match(sentence[start:end]):
+                sentence = sentence[:start] + " " * (end - start) + sentence[end:]
+        kept.append(sentence)
     return " ".join(kept)
 
 
-def _affirmed(text: str) -> str:
-    """``text`` without the code it names as not done: a negation and the span right after it ("instead of `npm ci`",
-    "without `--atomic`", "no `USER` line")."""
+def _affirmed(text: str, fixes: frozenset[str] = frozenset()) -> str:
+    """``text`` without the code it names as not done: a negation or a verb of leaving out and the span right after
+    it (one of the lesson's ``fixes`` however it is written), with the spans listed after that one ("instead of
+    `npm ci`", "without `--atomic`", "no `USER` line", "without algorithm: :concurrently", "forgot `model.eval()`
+    and `torch.no_grad()`")."""
     kept: list[str] = []
     last = 0
-    for negation in _NEGATION.finditer(text):
+    for negation in _NOT_DONE.finditer(text):
         if negation.start() < last:
             continue
-        rest = text[negation.end():negation.end() + _SPAN_LIMIT]
-        first = next(_spans(rest), None)
-        if first is None or first[0] > _NEGATED_REACH:
-            continue
-        start, token = first
-        kept.append(text[last:negation.start()])
-        last = negation.end() + rest.index(token, start) + len(token)
-        last += text.startswith("`", last)  # the span's closing backtick
+        end = _not_done_end(text, negation.end(), fixes)
+        if end is not None:
+            kept.append(text[last:negation.start()])
+            last = end
     kept.append(text[last:])
     return " ".join(kept)
+
+
+def _not_done_end(text: str, at: int, fixes: frozenset[str]) -> int | None:
+    """Where the code named as not done after ``at`` ends: a span starting within ``_NEGATED_REACH`` characters, and
+    each span listed right after it; None when no span starts there."""
+    end = None
+    reach = _NEGATED_REACH
+    while (first := _first_span(text[at:at + _SPAN_LIMIT], fixes)) is not None and first[0] <= reach:
+        end = at + first[1]
+        listed = _LISTED.match(text, end)
+        if listed is None:
+            break
+        at, reach = end, listed.end() - end
+    return end
+
+
+def _first_span(text: str, fixes: frozenset[str]) -> tuple[int, int] | None:
+    """Where the first code span of ``text`` starts and ends, a fix of the lesson counting as one wherever it is
+    written as prose."""
+    spans = [span[:2] for span in itertools.islice(_spans(text), 1)]
+    lower = text.lower()
+    spans += [(at, at + len(fix)) for fix in fixes if (at := lower.find(fix.lower())) >= 0]
+    return min(spans, default=None)
 
 
 @functools.lru_cache(maxsize=4096)
 def _mistaken(lesson: str, mistake: str) -> frozenset[str]:
     """What went wrong: the spans the mistake names and those the lesson forbids, less the fix."""
-    named = {token for _, token in _spans(mistake, identifiers=False)} | _lesson_spans(lesson)[1]
+    named = {token for _, _, token in _spans(mistake, identifiers=False)} | _lesson_spans(lesson)[1]
     return frozenset(t for t in named - _prescribed(lesson, mistake) if len(t) >= 3)
 
 
