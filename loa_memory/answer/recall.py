@@ -56,12 +56,14 @@ RELEVANCE_FLOOR = 0.3  # index entries below this fused score are noise, not mem
 MAX_CORRECTIONS = 2
 MAX_PREFERENCES = 2
 TIMELINE = 5
-_ASKS_FOR_PROSE = re.compile(r"(?i)(?:please\s+)?(?:document|explain|summari[sz]e|describe|add (?:a|an) (?:section|"
-                             r"paragraph|note) to (?:the )?(?:readme|docs?|contributing|changelog)|update (?:the )?"
-                             r"(?:readme|docs?|changelog))\b")
+# asked in any sentence of the task: "Our migrations folder has no README. Write a short one ..."
+_ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:document|explain|summari[sz]e|describe|"
+                             r"(?:write|add|create|draft)\s+(?:(?:a|an|the|some)\s+)?(?:short\s+|new\s+)?"
+                             r"(?:runbook|readme|documentation|docs|doc page|wiki page|how-?to|postmortem)|"
+                             r"add (?:a|an) (?:section|paragraph|note) to (?:the )?(?:readme|docs?|contributing|"
+                             r"changelog)|update (?:the )?(?:readme|docs?|changelog)))\b")
 _WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
-                           r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?))\b")
-_ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
+                           r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?|stories))\b")
 
 
 def tokens(text: str) -> int:
@@ -134,13 +136,14 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
-    from loa_memory.answer.cues.words import shared_names  # lazily: loads the cues package, only with corrections
+    from loa_memory.answer.cues.inert import ABOUT_TESTS  # lazily: loads the cues package, only with corrections
+    from loa_memory.answer.cues.words import shared_names
 
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
     mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
     names = shared_names(grimoire, task)
-    prose = _ASKS_FOR_PROSE.match(task.strip()) is not None
+    prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
@@ -151,7 +154,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
-        if (prose or (tests and not _ABOUT_TESTS.search(" ".join([*texts, entry.summary])))) and not shared:
+        if (prose or (tests and not ABOUT_TESTS.search(" ".join([*texts, entry.summary])))) and not shared:
             continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))

@@ -187,6 +187,22 @@ def test_silent_on_documentation_and_on_commands_that_only_look(loa: Cli) -> Non
 
 
 @needs_model
+def test_a_test_file_fires_only_a_correction_about_tests(loa: Cli) -> None:
+    """A test that builds a DAG to try a helper on exercises what the lesson is about without being it: silent,
+    unless the correction speaks of tests."""
+    (code, out), _ = _dag_hooks(loa, BACKFILL)
+    assert code == 0 and "BEFORE create a new Airflow DAG" in out
+    path = str(loa.root / "tests/dags/test_refresh_fx_rates.py")
+    test = DAG.format("") + "\n\ndef test_fetch_is_first():\n    assert dag.tasks[0].task_id == 'fetch'\n"
+    assert _hook(loa, "Write", {"file_path": path, "content": test}) == (0, "")
+    about = {**BACKFILL, "trigger": "write tests for a new Airflow DAG",
+             "lesson": "Load the DagBag in the test and assert it has no import errors"}
+    assert loa("add", "--from-json", "-", input=json.dumps(about)).exit_code == 0
+    code, out = _hook(loa, "Write", {"file_path": path, "content": test})
+    assert code == 0 and "BEFORE write tests for a new Airflow DAG" in out
+
+
+@needs_model
 def test_only_the_trigger_names_the_action_that_silences(loa: Cli) -> None:
     """A summary tells the incident ("...and deleted the staging rows"), not always the guarded action: the DAG the
     trigger guards fires though it deletes nothing."""

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loa_memory.answer.cues.action import Action
-from loa_memory.answer.cues.inert import inert
+from loa_memory.answer.cues.inert import inert, only_tests
 
 LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks -q -x 2>&1 | tail -20",
            "kubectl --context prod-eu -n media get deploy thumbnail-worker -o jsonpath='{.spec.replicas}'",
@@ -49,3 +49,16 @@ def test_documentation_files(path: str, docs: bool) -> None:
 @given(st.sampled_from(LOOKING), st.sampled_from(CHANGING), st.sampled_from([" && ", "; ", " | ", "\n"]))
 def test_one_changing_step_makes_the_command_count(looking: str, changing: str, joint: str) -> None:
     assert not inert(Action("command", (), looking + joint + changing), ())
+
+
+@pytest.mark.parametrize(("path", "tests"), [
+    ("tests/dags/test_refresh.py", True), ("app/test_models.py", True), ("internal/store/repo_test.go", True),
+    ("src/cart/LineItems.test.tsx", True), ("src/cart/LineItems.stories.tsx", True), ("spec/models/user_spec.rb", True),
+    ("src/test/java/com/acme/SkuFormatterTest.java", True), ("tests/fixtures/orders.json", True),
+    ("conftest.py", True), ("src/cart/LineItems.tsx", False), ("app/models.py", False),
+    ("internal/store/repo.go", False), ("app/contest.py", False), ("latest/config.yaml", False),
+])
+def test_files_that_only_test(path: str, tests: bool) -> None:
+    assert only_tests(Action("write", (path,), "text"), (path,)) is tests
+    assert not only_tests(Action("edit", (path, "src/app.ts"), "text"), (path, "src/app.ts"))  # all files must be
+    assert not only_tests(Action("command", (), "pytest " + path), ())  # a command is read by what it runs

@@ -48,7 +48,9 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
     doing = seeded.json("recall", "remove the legacy_flag column from the orders table")["corrections"]
     assert [c["imperative"].split(":")[0] for c in doing] == ["BEFORE drop a column from a database table"]
     for task in ("Explain why the orders table still has a legacy_flag column",
-                 "Document in the README which columns of the orders table the reports read"):
+                 "Document in the README which columns of the orders table the reports read",
+                 "Write a runbook on the legacy_flag column of the orders table and what reads it",
+                 "The legacy_flag column of the orders table is unused now. Write a short runbook on it"):
         assert seeded.json("recall", task)["corrections"] == []
 
 

@@ -3,7 +3,9 @@ commands that only look, build or test (``git status``, ``pytest``, ``kubectl ge
 
 Such a call works in the correction's area (a runbook about Redis, the tests of the payments module) without doing
 anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
-``applies_to`` path still does (``match.py``).
+``applies_to`` path still does (``match.py``). A call that writes only tests, fixtures or stories exercises the code
+a lesson is about without being it: only a correction about tests fires on it by meaning, as a task asking for tests
+fires only such a correction at ``recall``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ import re
 from pathlib import PurePosixPath
 
 from loa_memory.answer.cues.action import Action
+from loa_memory.model import Entry
 
+# test files, fixtures and component stories, as the common test runners and Storybook name them
+_TESTS = re.compile(r"(?:^|/)(?:tests?|__tests__|specs?|testdata|fixtures)/|(?:^|/)(?:test_[^/]*\.py|conftest\.py)$|"
+                    r"_test\.(?:go|py|exs?)$|\.(?:test|spec|stories)\.[cm]?[jt]sx?$|"
+                    r"(?:Test|Tests|Spec)\.(?:java|kt|swift|cs|scala)$|_spec\.rb$")
+ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
 _DOCS = re.compile(r"(?i)(?:^|/)docs?/|\.(?:md|markdown|mdx|rst|adoc)$|(?:^|/)(?:README|CHANGELOG|CONTRIBUTING)[^/]*$")
 _FLAGS = r"(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+"  # options before a subcommand: kubectl -n x --context y get
 # redis-cli's options: those that take a value (-h host, -n db, --user name) and those that take none (--tls)
@@ -56,3 +64,13 @@ def inert(action: Action, paths: tuple[str, ...]) -> bool:
         return False
     stages = [stage.strip() for stage in _STAGES.split(command)]
     return any(stages) and all(_LOOKING.match(stage) for stage in stages if stage)
+
+
+def only_tests(action: Action, paths: tuple[str, ...]) -> bool:
+    """Whether ``action`` writes or edits only tests, fixtures or stories."""
+    return action.kind != "command" and bool(paths) and all(_TESTS.search(p) for p in paths)
+
+
+def about_tests(entry: Entry) -> bool:
+    """Whether ``entry``'s triggers or summary speak of tests, specs, mocks or fixtures."""
+    return ABOUT_TESTS.search(" ".join([*entry.triggers, entry.summary])) is not None

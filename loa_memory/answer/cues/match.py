@@ -29,7 +29,9 @@ correction never fires when:
   the incident ("the push dropped a column"), not always the guarded action;
 - the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``;
 - the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
-  ``applies_to`` path with it: a Redis runbook is not a Redis write.
+  ``applies_to`` path with it: a Redis runbook is not a Redis write;
+- the call writes only tests, fixtures or stories and the correction is not about tests, sharing no class or path
+  with it: the stories of a list component are not the list keyed by index.
 
 Calibrated on benchmarks/data/action_cues and on the blind activation sets once each had been measured (the bars,
 the inert calls and the mistake's code were chosen on sets 1-6 pooled, 240 guarded calls); each new blind set is
@@ -46,7 +48,7 @@ from typing import Any
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
 from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
-from loa_memory.answer.cues.inert import inert
+from loa_memory.answer.cues.inert import about_tests, inert, only_tests
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import shared_names
 from loa_memory.answer.typical import typical
@@ -127,6 +129,9 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     candidates = grimoire.active_of("correction", moment)
     if inert(action, paths):  # only a shared class or an applies_to path fires: without one, nothing to embed
         candidates = [e for e in candidates if classes & _guarded(e) or glob_match(e.applies_to, paths)]
+    elif only_tests(action, paths):  # a test or a story exercises the code a lesson is about without being it
+        candidates = [e for e in candidates if about_tests(e) or classes & _guarded(e)
+                      or glob_match(e.applies_to, paths) or artifact_match(_artifacts(e), paths)]
     if not candidates or not (action.text.strip() or paths):
         return result
     retriever = Retriever(config, grimoire)
