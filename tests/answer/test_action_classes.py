@@ -51,6 +51,8 @@ def _classes(action: Action) -> set[str]:
     ('psql -c "DELETE FROM sessions WHERE id < 10"', {"data-delete"}),
     ('psql -c "SELECT count(*) FROM sessions"', set()),
     ("docker compose down -v", {"data-delete"}),
+    ("git clean -fdx", {"recursive-delete"}),
+    ("git clean -nd", set()),  # a dry run deletes nothing
     ("npm install left-pad", {"dependency-add"}),
     ("npm install", set()),
     ("pip install -r requirements.txt", set()),
@@ -198,6 +200,7 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("building SQL strings from request or user values", {"sql-string"}),
     ("building SQL queries from request input", {"sql-string"}),
     ("calling an external HTTP API with requests or httpx", {"http-no-timeout"}),
+    ("adding an outbound HTTP call in Python service code", {"http-no-timeout"}),
     ("writing a Python function with a list or dict default", {"mutable-default"}),
     ("writing the CMD of a Dockerfile", {"cmd-shell-form"}),
     ("synchronous HTTP calls inside async handlers", {"blocking-in-async"}),

@@ -146,7 +146,7 @@ RULES: dict[str, Rule] = {
               r"\bwip\w* .{0,20}?\b(?:director\w*|folders?)\b",
         gloss="delete files and directories recursively",
         command=r"\brm\s+(?:-\w+\s+)*-\w*[rR]\w*\b|\brm\s+--recursive\b|\bfind\b[^\n]*\s-delete\b|"
-                r"\bgit\s+clean\s+-\w*[fdx]|\bRemove-Item\b[^\n]*-Recurse",
+                r"\bgit\s+clean(?![^\n|;&]*\s(?:-[a-zA-Z]*n|--dry-run))\s+-\w*[fdx]|\bRemove-Item\b[^\n]*-Recurse",
         change=r"\bshutil\.rmtree\(|\brm\s+-\w*[rR]\w*\b|\bfs\.rm(?:Sync)?\([^)]*recursive|\brimraf\b"),
     "tls-disable": Rule(
         prose=r"\b(?:tls|ssl|https|certificates?|certs?)\b.{0,40}?\b(?:verif\w*|validat\w*|check\w*)|"
@@ -355,7 +355,7 @@ RULES: dict[str, Rule] = {
         scope=_REDIS_SET + r"|\bredis-cli\b[^\n|;&]{0,300}?\sSET\s", decisive=False),
     "http-no-timeout": Rule(
         prose=r"\b(?:http|api|external|outbound|remote)\b.{0,40}?\b(?:calls?|requests?|services?|apis?)\b.{0,40}?"
-              r"\b(?:requests|httpx|timeouts?)\b|\brequests or httpx\b",
+              r"\b(?:requests|httpx|timeouts?|python)\b|\brequests or httpx\b",
         gloss="call an HTTP API without a timeout",
         change=_HTTP_CALL + r"(?!" + _ARGUMENT + r"{0,2000}?\btimeout\s*=)", scope=_HTTP_CALL, decisive=False),
     "mutable-default": Rule(
