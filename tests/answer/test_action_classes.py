@@ -160,6 +160,12 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("write", "lib/report.ex", "", 'group = String.to_atom(params["group_by"])', {"atom-from-input"}),
     ("write", "app/Services/Mail.php", "", "$this->key = env('MAIL_KEY');", {"laravel-env"}),
     ("write", "config/mail.php", "", "'key' => env('MAIL_KEY'),", set()),
+    ("write", ".github/workflows/preview.yml", "", "on:\n  pull_request_target:\njobs:\n  b:\n    steps:\n"
+     "      - uses: actions/checkout@v4", {"pr-target", "ci-secrets"}),
+    ("edit", ".github/workflows/preview.yml", "- uses: actions/checkout@v4", "- uses: actions/checkout@v4\n  with:\n"
+     "    ref: ${{ github.event.pull_request.head.sha }}", {"pr-target"}),
+    ("write", ".github/workflows/ci.yml", "", "on:\n  pull_request:\njobs:\n  t:\n    steps:\n"
+     "      - uses: actions/checkout@v4\n      - run: npm ci", set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -201,6 +207,7 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("building SQL queries from request input", {"sql-string"}),
     ("calling an external HTTP API with requests or httpx", {"http-no-timeout"}),
     ("adding an outbound HTTP call in Python service code", {"http-no-timeout"}),
+    ("writing workflows triggered by pull_request_target", {"pr-target"}),
     ("writing a Python function with a list or dict default", {"mutable-default"}),
     ("writing the CMD of a Dockerfile", {"cmd-shell-form"}),
     ("synchronous HTTP calls inside async handlers", {"blocking-in-async"}),

@@ -161,6 +161,12 @@ RULES: dict[str, Rule] = {
         change=r"\bsecrets\.\w+|\bsecrets\s*:|\b[A-Z_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|CREDENTIALS)\b|"
                r"\bpull_request_target\b|\bpermissions\s*:",
         path=_CI_FILE, decisive=False),  # "steps that handle secrets" is not always a change of them
+    "pr-target": Rule(
+        prose=r"\bpull_request_target\b",
+        gloss="run a workflow on pull_request_target, with the base repository's secrets, on a pull request's code",
+        change=r"\bpull_request_target\b|\bgithub\.event\.pull_request\.head\.(?:sha|ref)\b|\bgithub\.head_ref\b|"
+               r"\brefs/pull/",
+        path=_CI_FILE),
     "migration-edit": Rule(
         prose=r"\b(?:edit|chang|modif|rewrit|touch|fix)\w* .{0,30}?\b(?:existing|applied|old|past|shipped|merged|"
               r"already[- ]run) migrations?\b|\bmigrations? (?:that|which) (?:has|have) (?:already )?(?:run|been "
