@@ -160,6 +160,11 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("write", "lib/report.ex", "", 'group = String.to_atom(params["group_by"])', {"atom-from-input"}),
     ("write", "app/Services/Mail.php", "", "$this->key = env('MAIL_KEY');", {"laravel-env"}),
     ("write", "config/mail.php", "", "'key' => env('MAIL_KEY'),", set()),
+    ("write", "src/cart/Items.tsx", "", "{items.map((item, i) => <Row key={i} item={item} />)}", {"index-key"}),
+    ("write", "src/cart/Items.tsx", "", "{items.map((item, i) => <Row key={`row-${i}`} />)}", {"index-key"}),
+    ("write", "src/cart/Items.tsx", "", "{items.map((item, index) => <Row key={item.id} first={index === 0} />)}",
+     set()),
+    ("write", "src/cart/Items.vue", "", '<li v-for="(item, index) in items" :key="index">', {"index-key"}),
     ("write", ".github/workflows/preview.yml", "", "on:\n  pull_request_target:\njobs:\n  b:\n    steps:\n"
      "      - uses: actions/checkout@v4", {"pr-target", "ci-secrets"}),
     ("edit", ".github/workflows/preview.yml", "- uses: actions/checkout@v4", "- uses: actions/checkout@v4\n  with:\n"
@@ -208,6 +213,9 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("calling an external HTTP API with requests or httpx", {"http-no-timeout"}),
     ("adding an outbound HTTP call in Python service code", {"http-no-timeout"}),
     ("writing workflows triggered by pull_request_target", {"pr-target"}),
+    ("using the array index as key for a list that can change", {"index-key"}),
+    ("keying React list items by index", {"index-key"}),
+    ("storing or verifying user passwords", {"password-hash"}),
     ("writing a Python function with a list or dict default", {"mutable-default"}),
     ("writing the CMD of a Dockerfile", {"cmd-shell-form"}),
     ("synchronous HTTP calls inside async handlers", {"blocking-in-async"}),
@@ -324,6 +332,10 @@ def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) 
     ("edit", "resp = requests.get(API, params=q, timeout=(3.05, 10))", {"http-no-timeout"}),
     ("edit", "resp = requests.get(API, params=q)", set()),
     ("edit", 'resp = session.get(API, params={"s": ",".join(symbols)}, timeout=(3, 10))', {"http-no-timeout"}),
+    ("edit", "<Row key={item.id} item={item} />", {"index-key"}),
+    ("edit", "<Row key={index} item={item} />", set()),
+    ("edit", 'pwd_context = CryptContext(schemes=["argon2", "bcrypt"], deprecated="auto")', {"password-hash"}),
+    ("edit", "digest = hashlib.sha256(salt + password).hexdigest()  # bcrypt later", set()),
     ("edit", "x = compute(rates)", set()),  # neither the action nor its mistake
 ])
 def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:

@@ -297,10 +297,12 @@ RULES: dict[str, Rule] = {
         change=r"Access-Control-Allow-(?:Origin|Credentials)|\ballow_origins\b|\bcors\(|\bAllowAnyOrigin\b|"
                r"\ballowedOrigins\b|\borigin\s*:\s*(?:true|[\"']\*[\"'])", decisive=False),
     "password-hash": Rule(
-        prose=r"\bpassword hash\w*|\bhash\w* .{0,20}?\bpasswords?\b|\bbcrypt\b|\bargon2\b|\bscrypt\b|\bpbkdf2\b",
+        prose=r"\bpassword hash\w*|\bhash\w* .{0,20}?\bpasswords?\b|\bbcrypt\b|\bargon2\b|\bscrypt\b|\bpbkdf2\b|"
+              r"\b(?:stor|sav|verif|check)\w* (?:(?:user|users'|account|customer)s? )?passwords?\b",
         gloss="hash passwords with a fast general-purpose hash (MD5, SHA)",
         change=r"\bhashlib\.(?:md5|sha1|sha256|sha512)\(|\bMessageDigest\.getInstance\(|\bcrypto\.createHash\(|"
                r"\b(?:md5|sha1|sha256|sha512)\s*\(|\bDigest::(?:MD5|SHA\d+)\b|\bhash\(\s*['\"](?:md5|sha\d+)",
+        scope=r"\b(?:argon2|bcrypt|scrypt|pbkdf2|PasswordHasher|CryptContext|make_password|password_hash)\b",
         decisive=False),
     # well-known mistakes seen in code: evidence when a correction names them, never a reason for silence
     "command-injection": Rule(
@@ -364,6 +366,13 @@ RULES: dict[str, Rule] = {
               r"\b(?:requests|httpx|timeouts?|python)\b|\brequests or httpx\b",
         gloss="call an HTTP API without a timeout",
         change=_HTTP_CALL + r"(?!" + _ARGUMENT + r"{0,2000}?\btimeout\s*=)", scope=_HTTP_CALL, decisive=False),
+    "index-key": Rule(
+        prose=r"\b(?:array |list |loop |map )?index\w* as (?:a |the |list |react )?keys?\b|\bkey(?:s|ed|ing)?\b.{0,30}?"
+              r"\b(?:by|from|with|on) (?:the |their |its )?(?:array |list |loop |map )?index",
+        gloss="key rendered list items by their array index",
+        change=r"(?<![\w.])key=\{[^}\n]{0,80}?(?:\b(?:i|idx|index|ix)\b|Math\.random\(\))|:key=\"(?:i|idx|index)\"|"
+               r"\bkeyExtractor=\{\s*\([^)\n]{0,40}\bindex\b[^)\n]{0,40}\)\s*=>[^}\n]{0,60}\bindex\b",
+        scope=r"(?<![\w.])key=\{|:key=\"|\bkeyExtractor=\{", decisive=False),
     "mutable-default": Rule(
         prose=r"\bmutable default|\bdefault arguments?\b|\b(?:list|dict) (?:or (?:a )?(?:list|dict) )?(?:as (?:a )?)?"
               r"default\b|\bdefault (?:value|argument|parameter)s?\b",
