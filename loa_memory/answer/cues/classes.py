@@ -99,6 +99,13 @@ RULES: dict[str, Rule] = {
                 r"\bredis-cli\b[^\n|;&]*\s(?:DEL|UNLINK)\b",
         change=r"\bdelete\s+from\b|\btruncate\b|\.delete_many\(|\.destroy_all\b|\.objects\.all\(\)\.delete\(|"
                r"\bflush(?:all|db)\(|\.deleteMany\("),
+    "data-update": Rule(
+        prose=r"\b(?:updat|bulk[- ]chang|backfill|rewrit)\w* .{0,40}?\b(?:data|rows?|records?|fields?|columns?)\b|"
+              r"\bUPDATE (?:or|and) DELETE\b|\b(?:DELETE|INSERT) (?:or|and) UPDATE\b|\bmass[- ]updat",
+        gloss="update stored rows in bulk",
+        command=r"\bupdate\s+[\w.\"`]+\s+set\b|\.update_all\b|\.updateMany\(",
+        change=r"\bUPDATE\s+[\w.\"`]+\s+SET\b|\.update_all\b|\.updateMany\(|\.objects\.[^\n]{0,200}?\.update\(",
+        decisive=False),  # "bulk-updating rows" is written in many ways: evidence, never a reason for silence
     "force-push": Rule(
         prose=r"\bforce[- ]?push\w*|\bpush\w* .{0,20}?--force|\bpush\w* .{0,20}?\bforce\b|"
               r"\boverwrit\w* .{0,20}?\bremote",
