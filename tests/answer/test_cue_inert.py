@@ -19,16 +19,16 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "redis-cli -h redis.prod -a \"$REDIS_PASSWORD\" --no-auth-warning info keyspace",
            "redis-cli -h cache.prod --scan --pattern 'cart:v1:*' --count 1000 | wc -l",
            "git clean -n -d", "git clean -nd", "kubectl apply -f k8s/api/ --dry-run=server",
-           "aws s3 sync ./dist s3://web-prod --delete --dryrun",
-           "psql \"$PROD_DATABASE_URL\" -c \"SELECT status, count(*) FROM subscriptions GROUP BY status\""]
+           "aws s3 sync ./dist s3://web-prod --delete --dryrun"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
             "redis-cli -h cache.prod --scan --pattern 'cart:*' | xargs redis-cli -h cache.prod UNLINK",
             "redis-cli -h cache.prod -n 2 FLUSHDB",
             "psql \"$DATABASE_URL\" -c 'DROP TABLE events'", "cat <<'EOF' > deploy.sh\nrm -rf /srv/app\nEOF",
-           "git clean -fdx", "psql \"$URL\" -c \"EXPLAIN ANALYZE DELETE FROM events\"",
-           "psql \"$URL\" -c \"SELECT * INTO events_backup FROM events\"", "psql \"$URL\" -f fix.sql"]
+           "git clean -fdx", "psql \"$URL\" -f fix.sql",
+           # a query that only reads can be the mistake: a whole partitioned table scanned, a report on the primary
+           "bq query --use_legacy_sql=false 'SELECT country, COUNT(*) FROM `prod.analytics.page_views` GROUP BY 1'"]
 
 
 @pytest.mark.parametrize("command", LOOKING)

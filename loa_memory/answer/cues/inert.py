@@ -1,6 +1,7 @@
 """Calls that cannot perform a guarded action by themselves: prose documentation written or edited, and shell
-commands that only look, build or test (``git status``, ``pytest``, ``kubectl get``, ``terraform plan``), run dry
-(``git clean -n``, ``--dry-run``) or ask a database client for a query that only reads (``psql -c "SELECT ..."``).
+commands that only look, build or test (``git status``, ``pytest``, ``kubectl get``, ``terraform plan``) or run dry
+(``git clean -n``, ``--dry-run``). A query that only reads is no such command: scanning a whole partitioned table is
+the mistake of a cost lesson.
 
 Such a call works in the correction's area (a runbook about Redis, the tests of the payments module) without doing
 anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
@@ -53,11 +54,6 @@ _LOOKS = [
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:" + "|".join(_LOOKS) + r")")  # possessive: linear time
 # a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`
 _DRY_RUN = re.compile(r"(?<!\S)--dry-?run(?:=(?:client|server|true))?(?!\S)|\Agit\s++clean\b[^\n]*?\s-[a-zA-Z]*n")
-# a database client asked only to read: `psql "$URL" -c "SELECT count(*) FROM ..."`
-_SQL_CLIENT = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:psql|mysql|mariadb|sqlite3|clickhouse-client|bq\s+query)\b")
-_READ_ONLY_SQL = re.compile(r"\A\s*+(?:SELECT|SHOW|DESCRIBE|EXPLAIN(?!\s*+\(?\s*+ANALY[SZ]E)|\\d\w*+)\b"
-                            r"(?![\s\S]*?\b(?:INSERT|UPDATE|DELETE|DROP|ALTER|TRUNCATE|CREATE|GRANT|REVOKE|MERGE|"
-                            r"COPY|VACUUM|REINDEX|CLUSTER|LOCK|CALL|SET|COMMIT|INTO)\b)", re.I)
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"")
 _STAGES = re.compile(r"&&|\|\||;|\||\n")
 _WRITES = re.compile(r"(?<![0-9&])>(?!\s*/dev/null|&)|\s-(?:delete|exec|execdir|ok)\b")  # into a file; find acting
@@ -67,23 +63,11 @@ def inert(action: Action, paths: tuple[str, ...]) -> bool:
     """Whether ``action`` only writes documentation, or is a command whose every step only looks, builds or tests."""
     if action.kind != "command":
         return bool(paths) and all(_DOCS.search(PurePosixPath(p).as_posix()) for p in paths)
-    # a | or ; inside quotes separates no steps: quoted text masked, its length kept to find each step's own words
-    command = _QUOTED.sub(lambda quoted: "'" + "_" * (len(quoted.group(0)) - 2) + "'", action.text)
+    command = _QUOTED.sub("''", action.text)  # a | or ; inside quotes separates no steps
     if "$(" in command or "`" in command or _WRITES.search(command):
         return False
-    starts = [0, *(cut.end() for cut in _STAGES.finditer(command))]
-    ends = [*(cut.start() for cut in _STAGES.finditer(command)), len(command)]
-    stages = [(command[a:b].strip(), action.text[a:b]) for a, b in zip(starts, ends, strict=True)]
-    return any(masked for masked, _ in stages) and all(
-        _LOOKING.match(masked) or _DRY_RUN.search(masked) or (_SQL_CLIENT.match(masked) and _reads_only(stage))
-        for masked, stage in stages if masked)
-
-
-def _reads_only(stage: str) -> bool:
-    """Whether ``stage`` asks only queries that read (``-c "SELECT ..."``): every quoted string with a space in it
-    (``"$PROD_URL"`` is no query) is one, and there is one."""
-    queries = [q for quoted in _QUOTED.finditer(stage) if re.search(r"\s", q := quoted.group(0)[1:-1])]
-    return bool(queries) and all(_READ_ONLY_SQL.match(query) for query in queries)
+    stages = [stage.strip() for stage in _STAGES.split(command)]
+    return any(stages) and all(_LOOKING.match(stage) or _DRY_RUN.search(stage) for stage in stages if stage)
 
 
 def only_tests(action: Action, paths: tuple[str, ...]) -> bool:
