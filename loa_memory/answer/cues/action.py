@@ -15,8 +15,11 @@ from typing import Literal
 
 ActionKind = Literal["edit", "write", "command"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("edit", "write", "command")
-RENDER_CHARS = 300  # the embedder sees this much of the change: the start of a diff says what it is about (600
-# matched no better on four blind sets and cost twice the time: the query embedding is most of a call)
+# the embedder sees this much of the change: the start of a diff says what it is about. The query embedding is most
+# of a call's time (one thread, about 0.45 ms a word): 600 matched no better than 300 on four blind sets at twice the
+# time; 200 against 300 over blind sets 1-20 fired 703 guarded calls of 800 against 706, near misses and harmless
+# calls alike, and took the warm server's p95 at 1,000 memories from 160 to 137 ms (benchmarks/reports/pretooluse.md)
+RENDER_CHARS = 200
 
 
 @dataclass(frozen=True)
