@@ -293,3 +293,16 @@ def test_an_ellipsis_in_the_lesson_stands_for_anything() -> None:
     block = 'moved {\n  from = aws_s3_bucket.logs\n  to   = aws_s3_bucket.access_logs'
     assert follows_lesson(moved, block) == ["moved { from = ..., to = ... }"]
     assert follows_lesson(moved, 'resource "aws_s3_bucket" "access_logs" {') == []
+
+
+def test_a_name_inside_a_dotted_path_is_not_the_lesson_s_code() -> None:
+    """"build under `pull_request`": github.event.pull_request.head.sha names the event's field, not a workflow on
+    pull_request; `React.useMemo(` still carries `useMemo`."""
+    entry = _correction(trigger="writing workflows triggered by pull_request_target", summary="A fork's code ran",
+                        content="preview.yml checked out the PR head under pull_request_target.",
+                        lesson="Build untrusted code under `pull_request` without secrets.")
+    head = "on:\n  pull_request_target:\n  ref: ${{ github.event.pull_request.head.sha }}"
+    assert follows_lesson(entry, head) == []
+    assert follows_lesson(entry, "on:\n  pull_request:\n    branches: [main]") == ["pull_request"]
+    memo = _correction(trigger="pass objects to a child", summary="Re-renders", lesson="Wrap it in `useMemo`.")
+    assert follows_lesson(memo, "const rows = React.useMemo(() => build(items), [items]);") == ["useMemo"]

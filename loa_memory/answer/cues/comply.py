@@ -100,7 +100,9 @@ def _mentions(text: str, token: str) -> bool:
         end = r"(?![\w])"
     else:
         end = ""
-    return re.search(r"(?<![\w-])" + re.escape(token) + end, text) is not None
+    # a plain name inside a dotted path is another thing's field: `pull_request` in github.event.pull_request.head
+    inside = r"(?!(?<=\.)" + re.escape(token) + r"\.\w)" if re.fullmatch(r"[A-Za-z_]\w*", token) else ""
+    return re.search(r"(?<![\w-])" + inside + re.escape(token) + end, text) is not None
 
 
 def prescribed(entry: Entry) -> frozenset[str]:
