@@ -12,8 +12,9 @@ follows a verb that asks for it in its clause ("use", "set", "pass", "run", "put
 ``alembic upgrade``" or "``AsEnumerable()`` silently switches ..." name a moment or the mistake, not the fix), is not
 in a clause that forbids it ("never ``-x``", "instead of ``utcnow()``"), and is not also in the correction's
 trigger, summary or incident (those name the mistake, or the thing both use) unless they name it only as not done
-("ran ``npm install`` instead of ``npm ci``"), tell it as the remedy ("it had to be rerun with ...", "builds now
-run under ...") or ask for it themselves, as a decision record does. A span after "before", "when", "unless"...
+("ran ``npm install`` instead of ``npm ci``", "forgot ``model.eval()`` and ``torch.no_grad()``"), tell it as the
+remedy ("it had to be rerun with ...", "builds now run under ...") or ask for it themselves, as a decision record
+does. A span after "before", "when", "unless"...
 with no asking verb between names a moment, not the fix ("sanitize it with DOMPurify before any
 ``dangerouslySetInnerHTML``"); verbs inside backticks ask nothing. An identifier followed by true or false is a setting
 with its value ("keep isDebuggable false"), and a setting is followed in any syntax (``k=v``, ``k: v``, ``("k", "v")``).
@@ -31,7 +32,6 @@ one does what went wrong before, in the same code, whatever its words (``match.p
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Iterator
 
@@ -249,7 +249,8 @@ def _not_done_end(text: str, at: int, fixes: frozenset[str]) -> int | None:
 def _first_span(text: str, fixes: frozenset[str]) -> tuple[int, int] | None:
     """Where the first code span of ``text`` starts and ends, a fix of the lesson counting as one wherever it is
     written as prose."""
-    spans = [span[:2] for span in itertools.islice(_spans(text), 1)]
+    code = next(_spans(text), None)
+    spans = [code[:2]] if code else []
     lower = text.lower()
     spans += [(at, at + len(fix)) for fix in fixes if (at := lower.find(fix.lower())) >= 0]
     return min(spans, default=None)
