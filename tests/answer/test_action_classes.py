@@ -281,6 +281,11 @@ def test_artifact_match() -> None:
     ("edit", "app/config.py", "x", "data = yaml.load(stream)", {"unsafe-deserialize"}),
     ("edit", "app/config.py", "x", "data = yaml.safe_load(stream)", set()),
     ("edit", "src/server.ts", "x", "app.use(cors({ origin: true, credentials: true }))", {"cors-origin"}),
+    ("edit", "src/server.ts", "x", "res.setHeader('Access-Control-Allow-Origin', req.headers.origin);",
+     {"cors-origin"}),
+    ("edit", "config/settings.py", "x", "CORS_ALLOW_ALL_ORIGINS = True", {"cors-origin"}),
+    ("edit", "src/server.ts", "x", "origin: (origin, cb) => cb(null, true),", {"cors-origin"}),
+    ("edit", "src/server.ts", "x", "app.use(cors({ origin: ALLOWED_ORIGINS, credentials: true }))", set()),
     ("edit", "accounts/auth.py", "x", "digest = hashlib.sha256(salt + password).hexdigest()", {"password-hash"}),
     ("command", "", "", "kubectl set image deployment/api api=ghcr.io/acme/api:latest",
      {"unpinned-image", "cluster-hand-change"}),
@@ -341,6 +346,9 @@ def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) 
     ("edit", "<Row key={index} item={item} />", set()),
     ("edit", 'pwd_context = CryptContext(schemes=["argon2", "bcrypt"], deprecated="auto")', {"password-hash"}),
     ("edit", "digest = hashlib.sha256(salt + password).hexdigest()  # bcrypt later", set()),
+    ("edit", "app.use(cors({ origin: ['https://app.acme.io'], credentials: true }));", {"cors-origin"}),
+    ("edit", "app.use(cors({ origin: true, credentials: true }));", set()),
+    ("edit", "app.use(express.json({ limit: '1mb' }));", set()),
     ("edit", "x = compute(rates)", set()),  # neither the action nor its mistake
 ])
 def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:

@@ -306,3 +306,16 @@ def test_a_name_inside_a_dotted_path_is_not_the_lesson_s_code() -> None:
     assert follows_lesson(entry, "on:\n  pull_request:\n    branches: [main]") == ["pull_request"]
     memo = _correction(trigger="pass objects to a child", summary="Re-renders", lesson="Wrap it in `useMemo`.")
     assert follows_lesson(memo, "const rows = React.useMemo(() => build(items), [items]);") == ["useMemo"]
+
+
+def test_the_exception_a_negation_makes_is_the_fix() -> None:
+    """"Never put it into `dangerouslySetInnerHTML` without sanitising it with DOMPurify": never X without Y asks for
+    Y; X stays forbidden, and a call that sanitises first follows the lesson."""
+    for lesson in ("Never put user HTML into `dangerouslySetInnerHTML` without sanitising it with DOMPurify.",
+                   "Do not put user content into `dangerouslySetInnerHTML` unless it has gone through DOMPurify."):
+        entry = _correction(trigger="render user HTML in React", summary="Stored XSS", lesson=lesson)
+        assert prescribed(entry) == {"DOMPurify"}
+        assert mistaken(entry) == {"dangerouslySetInnerHTML"}
+        assert follows_lesson(entry, "<div dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html) }} />")
+    only = _correction(trigger="run subprocesses", summary="Injection", lesson="Pass a list without `shell=True`.")
+    assert prescribed(only) == set() and mistaken(only) == {"shell=True"}  # a negation alone forbids

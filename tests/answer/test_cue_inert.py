@@ -19,7 +19,9 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "redis-cli -h redis.prod -a \"$REDIS_PASSWORD\" --no-auth-warning info keyspace",
            "redis-cli -h cache.prod --scan --pattern 'cart:v1:*' --count 1000 | wc -l",
            "git clean -n -d", "git clean -nd", "kubectl apply -f k8s/api/ --dry-run=server",
-           "aws s3 sync ./dist s3://web-prod --delete --dryrun"]
+           "aws s3 sync ./dist s3://web-prod --delete --dryrun",
+           "ansible-playbook -i inventories/production site.yml --check --limit web-01",
+           "ansible-inventory -i inventories/production/hosts.ini --graph web"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
@@ -60,7 +62,8 @@ def test_one_changing_step_makes_the_command_count(looking: str, changing: str, 
     ("tests/dags/test_refresh.py", True), ("app/test_models.py", True), ("internal/store/repo_test.go", True),
     ("src/cart/LineItems.test.tsx", True), ("src/cart/LineItems.stories.tsx", True), ("spec/models/user_spec.rb", True),
     ("src/test/java/com/acme/SkuFormatterTest.java", True), ("tests/fixtures/orders.json", True),
-    ("conftest.py", True), ("src/cart/LineItems.tsx", False), ("app/models.py", False),
+    ("conftest.py", True), ("lib/wallet/transaction_tile_test.dart", True), ("tests/Unit/InvoiceTest.php", True),
+    ("src/cart/LineItems.tsx", False), ("app/models.py", False),
     ("internal/store/repo.go", False), ("app/contest.py", False), ("latest/config.yaml", False),
 ])
 def test_files_that_only_test(path: str, tests: bool) -> None:

@@ -301,8 +301,16 @@ RULES: dict[str, Rule] = {
     "cors-origin": Rule(
         prose=r"\bcors\b|access-control-allow-origin|\borigins?\b.{0,30}?\b(?:reflect\w*|echo\w*|any|wildcard)\b",
         gloss="set the CORS allowed origins (reflecting the request's Origin or a wildcard)",
-        change=r"Access-Control-Allow-(?:Origin|Credentials)|\ballow_origins\b|\bcors\(|\bAllowAnyOrigin\b|"
-               r"\ballowedOrigins\b|\borigin\s*:\s*(?:true|[\"']\*[\"'])", decisive=False),
+        # the mistake: any origin allowed or the request's own reflected
+        change=r"Access-Control-Allow-Origin[\"']?\s*[,:=]\s*(?:[\"']\*|(?:req|request|r|ctx|c)\b[.\w\[\]\"'()-]{0,40}"
+               r"[Oo]rigin)|\ballow_origins\s*=\s*\[\s*[\"']\*|\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True|"
+               r"\bAllowAnyOrigin\b|\b(?:allowedOrigins|allowedOriginPatterns|AllowedOrigins|AllowOrigins|origins)"
+               r"\s*[(=:]\s*(?:\[\]string\{|\[|\{)?\s*[\"']\*[\"']|\borigin\s*:\s*(?:true|[\"']\*[\"'])|"
+               r"\b(?:cb|callback|done)\(\s*null\s*,\s*true\s*\)|\borigin\s*:\s*\(?\s*origin\b[^\n]{0,80}?=>",
+        # the action: setting which origins may call
+        scope=r"Access-Control-Allow-(?:Origin|Credentials)|\ballow_origins\b|\bcors\(|\bCORS_\w*ORIGIN|"
+              r"\bAllowAnyOrigin\b|\b(?:allowedOrigins|allowedOriginPatterns|AllowedOrigins|AllowOrigins)\b|"
+              r"@CrossOrigin\b|\bCORSMiddleware\b|\borigin\s*:", decisive=False),
     "password-hash": Rule(
         prose=r"\bpassword hash\w*|\bhash\w* .{0,20}?\bpasswords?\b|\bbcrypt\b|\bargon2\b|\bscrypt\b|\bpbkdf2\b|"
               r"\b(?:stor|sav|verif|check)\w* (?:(?:user|users'|account|customer)s? )?passwords?\b",

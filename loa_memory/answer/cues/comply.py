@@ -74,6 +74,7 @@ _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+[A-Za-z]*\b")
 _ANY_LITERAL = r"(?:'[^']*'|\"[^\"]*\"|\b(?![01]\b)\d+[A-Za-z]*\b)"
 _SWITCH_LITERAL = re.compile(r"[01]|(['\"])(?:true|false|yes|no|on|off)\1", re.I)  # stands only for itself
 _WORD = re.compile(r"[A-Za-z]+")
+_EXCEPTION = re.compile(r"\b(?:without|unless|except)\b", re.I)
 # the incident telling code as not done: a negation, or a verb of leaving out ("forgot `model.eval()`")
 _NOT_DONE = re.compile(_NEGATION.pattern + r"|\b(?:[Ff]org(?:ot|ets|otten|etting)|[Oo]mitt?(?:ed|ing|s)|"
                        r"[Mm]iss(?:ed|ing)|[Ll]ack(?:ed|ing|s)|[Ll]eft out|[Ss]kipp(?:ed|ing))\b")
@@ -146,8 +147,12 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         goes_on = (join == "or" and before == "forbid") or (join == "and" and before == "ask" and not negation
                                                               and not asks)
         carried = before if goes_on else ""
+        # "never put it into `x` without / unless ... DOMPurify": the exception a negation makes is the fix
+        exception = _EXCEPTION.search(prose, negation.end()) if negation else None
         for start, _end, token in _spans(clause):
-            if (negation and start > negation.start()) or carried == "forbid":
+            if exception and start > exception.start():
+                wanted.add(token)
+            elif (negation and start > negation.start()) or carried == "forbid":
                 forbidden.add(token)
             elif ((asks and asks.start() < start) or carried == "ask") and not _at_a_moment(clause, start):
                 wanted.add(token)

@@ -20,8 +20,8 @@ from loa_memory.model import Entry
 
 # test files, fixtures and component stories, as the common test runners and Storybook name them
 _TESTS = re.compile(r"(?:^|/)(?:tests?|__tests__|specs?|testdata|fixtures)/|(?:^|/)(?:test_[^/]*\.py|conftest\.py)$|"
-                    r"_test\.(?:go|py|exs?)$|\.(?:test|spec|stories)\.[cm]?[jt]sx?$|"
-                    r"(?:Test|Tests|Spec)\.(?:java|kt|swift|cs|scala)$|_spec\.rb$")
+                    r"_test\.(?:go|py|exs?|dart|rb)$|\.(?:test|spec|stories)\.[cm]?[jt]sx?$|"
+                    r"(?:Test|Tests|Spec)\.(?:java|kt|swift|cs|scala|php)$|_spec\.rb$")
 ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
 _DOCS = re.compile(r"(?i)(?:^|/)docs?/|\.(?:md|markdown|mdx|rst|adoc)$|(?:^|/)(?:README|CHANGELOG|CONTRIBUTING)[^/]*$")
 _FLAGS = r"(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+"  # options before a subcommand: kubectl -n x --context y get
@@ -50,10 +50,13 @@ _LOOKS = [
     r"scard|smembers|zcard|zrange|dbsize|ping|memory\s+(?:usage|stats)|slowlog\s+get|client\s+list|config\s+get|scan)\b",
     r"redis-cli" + _REDIS_FLAGS + r"\s++--scan\b",  # listing keys; a DEL after a pipe is a step of its own
     r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
+    r"ansible-(?:inventory|doc|lint)\b",
 ]
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:" + "|".join(_LOOKS) + r")")  # possessive: linear time
-# a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`
-_DRY_RUN = re.compile(r"(?<!\S)--dry-?run(?:=(?:client|server|true))?(?!\S)|\Agit\s++clean\b[^\n]*?\s-[a-zA-Z]*n")
+# a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`,
+# `ansible-playbook site.yml --check`
+_DRY_RUN = re.compile(r"(?<!\S)(?:--dry-?run(?:=(?:client|server|true))?|--check)(?!\S)|"
+                      r"\Agit\s++clean\b[^\n]*?\s-[a-zA-Z]*n")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"")
 _STAGES = re.compile(r"&&|\|\||;|\||\n")
 _WRITES = re.compile(r"(?<![0-9&])>(?!\s*/dev/null|&)|\s-(?:delete|exec|execdir|ok)\b")  # into a file; find acting
