@@ -301,7 +301,9 @@ RULES: dict[str, Rule] = {
     "cors-origin": Rule(
         prose=r"\bcors\b|access-control-allow-origin|\borigins?\b.{0,30}?\b(?:reflect\w*|echo\w*|any|wildcard)\b",
         gloss="set the CORS allowed origins (reflecting the request's Origin or a wildcard)",
-        # the mistake: any origin allowed or the request's own reflected
+        # the mistake: any origin allowed or the request's own reflected; an origin callback counts as one, for that
+        # is where reflecting hides (read as the action done right instead, 9 guarded calls of blind sets 1-24 went
+        # silent), so only a declared allowlist is the action done right
         change=r"Access-Control-Allow-Origin[\"']?\s*[,:=]\s*(?:[\"']\*|(?:req|request|r|ctx|c)\b[.\w\[\]\"'()-]{0,40}"
                r"[Oo]rigin)|\ballow_origins\s*=\s*\[\s*[\"']\*|\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True|"
                r"\bAllowAnyOrigin\b|\b(?:allowedOrigins|allowedOriginPatterns|AllowedOrigins|AllowOrigins|origins)"
