@@ -136,7 +136,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     candidates = grimoire.active_of("correction", now)
     if not candidates:
         return []
-    from loa_memory.answer.cues.inert import ABOUT_TESTS  # lazily: loads the cues package, only with corrections
+    from loa_memory.answer.cues.inert import about_tests  # lazily: loads the cues package, only with corrections
     from loa_memory.answer.cues.words import shared_names
 
     cosine = dict(retriever.semantic(task))
@@ -154,7 +154,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
-        if (prose or (tests and not ABOUT_TESTS.search(" ".join([*texts, entry.summary])))) and not shared:
+        if (prose or (tests and not about_tests([*texts, entry.summary]))) and not shared:
             continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))

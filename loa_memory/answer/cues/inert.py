@@ -13,16 +13,16 @@ fires only such a correction at ``recall``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 from loa_memory.answer.cues.action import Action
-from loa_memory.model import Entry
 
 # test files, fixtures and component stories, as the common test runners and Storybook name them
 _TESTS = re.compile(r"(?:^|/)(?:tests?|__tests__|specs?|testdata|fixtures)/|(?:^|/)(?:test_[^/]*\.py|conftest\.py)$|"
                     r"_test\.(?:go|py|exs?|dart|rb)$|\.(?:test|spec|stories)\.[cm]?[jt]sx?$|"
                     r"(?:Test|Tests|Spec)\.(?:java|kt|swift|cs|scala|php)$|_spec\.rb$")
-ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
+_ABOUT_TESTS = re.compile(r"(?i)\b(?:tests?|specs?|mock\w*|fixtures?)\b")
 _DOCS = re.compile(r"(?i)(?:^|/)docs?/|\.(?:md|markdown|mdx|rst|adoc)$|(?:^|/)(?:README|CHANGELOG|CONTRIBUTING)[^/]*$")
 _FLAGS = r"(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+"  # options before a subcommand: kubectl -n x --context y get
 # redis-cli's options: those that take a value (-h host, -n db, --user name) and those that take none (--tls)
@@ -78,6 +78,6 @@ def only_tests(action: Action, paths: tuple[str, ...]) -> bool:
     return action.kind != "command" and bool(paths) and all(_TESTS.search(p) for p in paths)
 
 
-def about_tests(entry: Entry) -> bool:
-    """Whether ``entry``'s triggers or summary speak of tests, specs, mocks or fixtures."""
-    return ABOUT_TESTS.search(" ".join([*entry.triggers, entry.summary])) is not None
+def about_tests(texts: Iterable[str]) -> bool:
+    """Whether ``texts`` (a correction's triggers and summary) speak of tests, specs, mocks or fixtures."""
+    return _ABOUT_TESTS.search(" ".join(texts)) is not None

@@ -130,7 +130,7 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     if inert(action, paths):  # only a shared class or an applies_to path fires: without one, nothing to embed
         candidates = [e for e in candidates if classes & _guarded(e) or glob_match(e.applies_to, paths)]
     elif only_tests(action, paths):  # a test or a story exercises the code a lesson is about without being it
-        candidates = [e for e in candidates if about_tests(e) or classes & _guarded(e)
+        candidates = [e for e in candidates if about_tests([*e.triggers, e.summary]) or classes & _guarded(e)
                       or glob_match(e.applies_to, paths) or artifact_match(_artifacts(e), paths)]
     if not candidates or not (action.text.strip() or paths):
         return result
