@@ -109,8 +109,9 @@ def transcript_candidates(config: Config, transcript: Transcript, session_id: st
             "evidence": list(cue.evidence),
             **cue.fields,
         }
-        if "trigger" in fields:  # the agent's command line may hold a token: keep the correction, withhold that
-            fields["trigger"] = _scrub(config, fields["trigger"])
+        for key in ("trigger", "resolution"):  # the agent's command or answer may hold a token: withhold only that
+            if cue.kind == "correction" and key in fields:
+                fields[key] = _scrub(config, fields[key])
         yield Candidate(f"{shown}:{cue.turn.line}", fields, evidence_key=(session, evidence_text(cue.evidence)),
                         unresolved=not cue.resolved)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, corrects_self, hear, only_approves
@@ -90,6 +90,7 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 QUOTE_LIMIT = 1000
+ANSWER_SENTENCES = 2  # of the agent's answer to a correction, kept as its resolution
 _WHOLE_TURN = 4  # a correction's lesson is its whole turn up to this many sentences, else it and the next two
 LIKENESS_CONFIDENCE = 0.65  # below every wording rule's: likeness is the weaker evidence
 
@@ -136,17 +137,38 @@ def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (),
     unheard = [(position, turn) for position, turn in enumerate(turns)
                if turn.role == "user" and turn.line not in covered and _may_correct(turn, heard.get(position))]
     judge = likeness() if likeness is not None and unheard else None
-    if judge is None:
-        yield from found
-        return
-    scores = judge.scores([turn.text for _, turn in unheard])
-    extra = [_liked(turn, heard[position]) for (position, turn), score in zip(unheard, scores, strict=True)
-             if score >= LIKENESS_THRESHOLD]
+    if judge is not None:
+        scores = judge.scores([turn.text for _, turn in unheard])
+        extra = [_liked(turn, heard[position]) for (position, turn), score in zip(unheard, scores, strict=True)
+                 if score >= LIKENESS_THRESHOLD]
+        found = _merged(found, extra)
+    position_of = {id(turn): position for position, turn in enumerate(turns)}
+    for cue in found:
+        answer = _answer(turns, position_of[id(cue.turn)]) if cue.kind == "correction" else ""
+        yield replace(cue, fields={**cue.fields, "resolution": answer}) if answer else cue
+
+
+def _merged(found: list[Cue], extra: list[Cue]) -> list[Cue]:
+    """The cues likeness heard placed among the others by their turn's line (``found`` keeps its order)."""
+    merged: list[Cue] = []
     for cue in found:
         while extra and extra[0].turn.line < cue.turn.line:
-            yield extra.pop(0)
-        yield cue
-    yield from extra
+            merged.append(extra.pop(0))
+        merged.append(cue)
+    return merged + extra
+
+
+def _answer(turns: Sequence[Turn], position: int) -> str:
+    """What the agent said to a correction: the first sentences of its next words before the user speaks again
+    ("Sorry - I shouldn't have applied. From now on I'll stop after `terraform plan`."). It often names the fix in
+    the agent's own, steadier words, which is what tells one correction said three ways from another."""
+    for turn in turns[position + 1:]:
+        if turn.role in _USER:
+            return ""
+        said = sentences(turn.text) if turn.role == "assistant" else []
+        if said:
+            return _quote(" ".join(said[:ANSWER_SENTENCES]))
+    return ""
 
 
 def _may_correct(turn: Turn, context: Context | None) -> bool:

@@ -65,9 +65,12 @@ def kind_of(entry: Entry) -> str | None:
 
 def cue_text(entry: Entry, kind: str) -> str:
     """What an episode is compared by: a correction's lesson (what the user said to do; its trigger, what the
-    agent happened to be doing, differs from one session to the next), else its content."""
+    agent happened to be doing, differs from one session to the next) and the agent's answer to it (its
+    ``resolution``: the fix in the agent's own words, steadier than the user's), else its content."""
     if kind == "correction" and (entry.trigger or entry.lesson):
-        return (entry.lesson or entry.trigger).strip()
+        answer = entry.data.get("resolution")
+        said = (entry.lesson or entry.trigger).strip()
+        return f"{said}\n{answer.strip()}" if isinstance(answer, str) and answer.strip() else said
     return entry.content.strip()
 
 

@@ -73,3 +73,15 @@ def test_plain_text_without_speakers_reads_paragraphs(tmp_path: Path) -> None:
     assert [(t.role, t.text, t.line, t.end) for t in transcript.turns] == [
         ("unknown", "First paragraph\nstill the first.", 1, 2), ("unknown", "Second one.", 5, 5)]
     assert transcript.session_id == read_transcript(path).session_id
+
+
+def test_a_correction_keeps_the_agents_next_words_as_its_resolution_not_what_the_user_says_next() -> None:
+    said = "No, don't hand-roll the escaping. Use placeholders."
+    answered = [Turn("assistant", "Done.", 1, 1), Turn("user", said, 2, 2), Turn("tool", "ok", 3, 3),
+                Turn("assistant", "Switching to `$1` placeholders. Tests pass. Anything else?", 4, 4)]
+    (cue,) = detect(answered)
+    assert cue.fields["resolution"] == "Switching to `$1` placeholders. Tests pass."
+    (cue,) = [c for c in detect([*answered[:2], Turn("user", "Also the other query.", 3, 3), *answered[3:]])
+              if c.turn.line == 2]
+    assert "resolution" not in cue.fields
+

@@ -301,3 +301,34 @@ def test_a_correction_of_a_command_holding_a_token_is_kept_and_the_token_withhel
     assert entry["lesson"] == "Force pushing main is off limits here."
     assert entry["trigger"].startswith("[withheld: ")
     assert all(SECRET not in p.read_text() for p in (loa.root / MEMDIR).rglob("*.yaml"))
+
+
+def test_the_agents_answer_to_a_correction_is_its_resolution_and_a_token_in_it_withheld(
+    loa: Cli, tmp_path: Path
+) -> None:
+    def session(answer: str) -> Path:
+        lines = [{"role": "user", "content": "Add the Slack alert."},
+                 {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Edit", "input": {
+                     "file_path": "/srv/ops/alert.py", "old_string": "pass", "new_string": "URL = 'https://hooks'"}}]},
+                 {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "updated"}]},
+                 {"role": "user", "content": "No, the webhook URL is a credential: it never goes in the code."},
+                 {"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Read",
+                                                    "input": {"file_path": "/srv/ops/alert.py"}}]},
+                 {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "URL = ..."}]},
+                 {"role": "assistant", "content": answer}]
+        path = tmp_path / f"session-{len(answer)}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return path
+
+    def resolution(path: Path) -> str | None:
+        result = loa("capture", "--transcript", str(path), "--format", "json")
+        assert result.exit_code == 0, result.output
+        (entry,) = [a["entry"] for a in json.loads(result.stdout)["added"]
+                    if a["entry"]["action_types"] == ["correction"]]
+        assert entry["lesson"] == "The webhook URL is a credential: it never goes in the code."
+        return entry.get("resolution")
+
+    said = "Right, moving it out. It now reads SLACK_WEBHOOK_URL from the environment. Tests pass."
+    assert resolution(session(said)) == "Right, moving it out. It now reads SLACK_WEBHOOK_URL from the environment."
+    assert resolution(session(f"Moved it. The old value was {SECRET}.")).startswith("[withheld: ")
+    assert all(SECRET not in p.read_text() for p in (loa.root / MEMDIR).rglob("*.yaml"))
