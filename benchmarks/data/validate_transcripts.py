@@ -20,6 +20,7 @@ _options.add_argument("--pairs", required=True, help="the pairs' prefix: PAIR01.
 _options.add_argument("--negatives", required=True, help="PREFIX:COUNT of the negative sessions")
 _options.add_argument("--days", required=True, help="FIRST:LAST, the dates (UTC) sessions may fall on")
 _options.add_argument("--no-project-check", action="store_true")
+_options.add_argument("--one-project", action="store_true", help="every session shares one cwd (one repository)")
 _options.add_argument("directory")
 _args = _options.parse_args()
 HERE = os.path.abspath(_args.directory)
@@ -168,6 +169,8 @@ def main():
     for f in EXPECTED:
         if f in present:
             speech[f], days[f], cwds[f] = load_session(f, seen_uuids, seen_sids)
+    if _args.one_project and len(set(cwds.values())) != 1:
+        err(f"--one-project: sessions use {len(set(cwds.values()))} cwds, expected one: {sorted(set(cwds.values()))[:5]}")
     # one project per group/pair (shared cwd), and no project shared between groups, pairs or negatives
     owner = {}
     for f, c in ({} if _args.no_project_check else cwds).items():

@@ -205,6 +205,13 @@ ACKNOWLEDGEMENT = re.compile(
 )
 _ACTION_LIMIT = 200
 _REJECTED = ("doesn't want to proceed", "tool use was rejected")
+# the agent asking leave for one thing it proposes or did: "Shall I do that?", "Want me to commit it?", "OK to go
+# ahead?"; not a choice ("... or ...?", "Which do you prefer?") nor more work ("Should I also ...?", "... too?")
+_LEAVE = re.compile(r"^(?:(?:so|ok(?:ay)?|then|now),?\s+)?(?:(?:shall|should|can|may)\s+(?:i|we)\b|"
+                    r"(?:do you\s+)?want\s+(?:me\b|a\b|an\b)|"
+                    r"(?:is\s+it\s+)?(?:ok(?:ay)?|good|fine|safe|alright)\s+to\b|proceed\b|go ahead\b)", _I)
+_MORE = re.compile(r"\b(?:also|too|as well|either|same|another|or)\b", _I)
+_CLAUSE_BREAK = re.compile(r"(?<=[.!:;])\s+|\s+[-–—]+\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[0-9]{3,}")
 _QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`|“[^”]*”")
 _COMMON = frozenset(
@@ -229,6 +236,16 @@ class Context:
     words: frozenset[str] = frozenset()
     asked: bool = False
     rejected: bool = False
+    proposed: bool = False  # the question asked leave for one thing the agent proposes or did (``asks_leave``)
+
+
+def asks_leave(text: str) -> bool:
+    """Whether the agent's words end by asking leave for one thing it proposes or did ("... Shall I do that?"):
+    a "no" to it, with a reason and what to do instead, corrects the agent's plan, while an answer to a choice
+    or to an offer of more work ("Should I also bump the version?" / "no need") does not."""
+    lines = text.strip().splitlines()
+    question = _CLAUSE_BREAK.split(lines[-1].strip())[-1] if lines else ""
+    return question.endswith("?") and _LEAVE.match(question) is not None and _MORE.search(question) is None
 
 
 def stem(word: str) -> str:
@@ -268,7 +285,7 @@ def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Cont
     span_calls: list[ToolCall] = []
     ordered = sorted(calls, key=lambda c: c.line)
     taken = 0
-    asked = rejected = False
+    asked = rejected = proposed = False
     for position, turn in enumerate(turns):
         start = taken
         while taken < len(ordered) and ordered[taken].line <= turn.line:
@@ -277,11 +294,12 @@ def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Cont
         if new_calls:
             span_calls.extend(new_calls)
             responding = True
-            asked = False
+            asked = proposed = False
         if turn.role == "assistant":
             responding = True
             span_text.append(turn.text)
             asked = turn.text.rstrip().endswith("?")
+            proposed = asked and asks_leave(turn.text)
         elif turn.role == "tool":
             responding = True
             rejected = rejected or (turn.is_error and any(marker in turn.text for marker in _REJECTED))
@@ -290,10 +308,11 @@ def contexts(turns: Sequence[Turn], calls: Sequence[ToolCall]) -> dict[int, Cont
             words = content_words(" ".join([*span_text[-1:], *(_call_text(c) for c in span_calls[-3:])]))
             # a paragraph whose speaker is unknown may be answering the agent: its words alone must tell
             found[position] = Context(
-                responding or turn.role == "unknown", describe_call(last) if last else "", words, asked, rejected
+                responding or turn.role == "unknown", describe_call(last) if last else "", words, asked, rejected,
+                proposed,
             )
             span_text, span_calls = [], []
-            asked = rejected = False
+            asked = rejected = proposed = False
     return found
 
 
@@ -306,8 +325,8 @@ def hear(sentence: str, context: Context) -> WordRule | None:
     for rule in WORD_RULES:
         if question and not rule.questions:
             continue
-        if rule.name in ("no", "dont") and context.asked and not context.rejected:
-            continue  # "No, leave it" and "don't delete it yet" answer the agent's question
+        if rule.name in ("no", "dont", "comma-not") and context.asked and not context.rejected:
+            continue  # "No, leave it", "don't delete it yet" and "the client, not the runner" answer its question
         if not rule.pattern.search(sentence):
             continue
         if rule.need == "after" and not context.responding:

@@ -92,6 +92,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 QUOTE_LIMIT = 1000
 ANSWER_SENTENCES = 2  # of the agent's answer to a correction, kept as its resolution
 _WHOLE_TURN = 4  # a correction's lesson is its whole turn up to this many sentences, else it and the next two
+LEAVE_THRESHOLD = -0.02  # likeness a reply to the agent asking leave needs (a plain "no, leave it" only declines)
 LIKENESS_CONFIDENCE = 0.65  # below every wording rule's: likeness is the weaker evidence
 
 
@@ -140,7 +141,7 @@ def detect(turns: Sequence[Turn], calls: Sequence[ToolCall] = (),
     if judge is not None:
         scores = judge.scores([turn.text for _, turn in unheard])
         extra = [_liked(turn, heard[position]) for (position, turn), score in zip(unheard, scores, strict=True)
-                 if score >= LIKENESS_THRESHOLD]
+                 if score >= (LEAVE_THRESHOLD if _answers_leave(heard[position]) else LIKENESS_THRESHOLD)]
         found = _merged(found, extra)
     position_of = {id(turn): position for position, turn in enumerate(turns)}
     for cue in found:
@@ -174,11 +175,16 @@ def _answer(turns: Sequence[Turn], position: int) -> str:
 def _may_correct(turn: Turn, context: Context | None) -> bool:
     """A user turn that answers the agent (not its question, unless a call was rejected) with more than thanks or
     approval, and does not correct the user's own words."""
-    if context is None or not context.responding or (context.asked and not context.rejected):
+    if context is None or not context.responding or (context.asked and not context.rejected and not context.proposed):
         return False
     said = sentences(turn.text)
     return (bool(said) and not all(ACKNOWLEDGEMENT.match(s) for s in said) and not corrects_self(turn.text)
             and not only_approves(turn.text))
+
+
+def _answers_leave(context: Context) -> bool:
+    """The reply answers the agent asking leave ("Shall I do that?"): a plain "no" declines, so likeness asks more."""
+    return context.asked and context.proposed and not context.rejected
 
 
 def _liked(turn: Turn, context: Context) -> Cue:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loa_memory.capture.corrections import content_words, stem
+from loa_memory.capture.corrections import asks_leave, content_words, stem
 from loa_memory.capture.cues import Cue, detect
 from loa_memory.capture.transcript import ToolCall, Turn
 
@@ -197,3 +197,22 @@ def test_any_named_action_contradicted_is_heard_and_reassurance_never_is(tool: s
     assert "correction" not in _kinds(_after(call, f"don't worry about the {thing}"))
     assert "correction" not in _kinds(_after(call, f"why does {tool} print {thing}?"))
     assert "correction" not in _kinds(_after(call, f"don't {tool} the {thing}", first=True))
+
+
+@pytest.mark.parametrize(("agent", "leave"), [
+    ("Added the index. Shall I do that for the other table?", True),
+    ("I can set `task_serializer = \"pickle\"` in `celery_app.py`. Shall I do that?", True),
+    ("Want me to commit it?", True),
+    ("Lint is clean. OK to go ahead?", True),
+    ("```sql\nDROP INDEX idx;\n```\n\nShall I write it as `db/migrations/0042_drop.sql`?", True),
+    ("I can match on the message instead - want me to do that?", True),
+    ("Should I also bump the version?", False),
+    ("Want me to move that panel to the new datasource too?", False),
+    ("Should the retry live in the client or in the runner?", False),
+    ("Which do you prefer?", False),
+    ("Did the script change recently?", False),
+    ("Done.", False),
+])
+def test_the_agent_asking_leave_for_its_plan_is_told_from_choices_and_offers(agent: str, leave: bool) -> None:
+    assert asks_leave(agent) is leave
+

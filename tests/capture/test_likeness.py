@@ -91,3 +91,24 @@ def test_the_packaged_vectors_belong_to_these_exemplars(model: str) -> None:
     vectors = _shipped_vectors(model, [*corrections, *replies])
     assert vectors is not None and vectors.shape[0] == len(corrections) + len(replies)
     assert _shipped_vectors(model, [*corrections, *replies, "one more"]) is None
+
+
+LEAVE = ("The worker can't reach the repository, so I can make `SessionRepo` a global singleton in `App.kt`. "
+         "Shall I do that?")
+
+
+@needs_model
+@pytest.mark.parametrize(("agent", "said", "kinds"), [
+    # the agent asked leave for its plan: the reply that turns it down with the fix corrects the plan
+    (LEAVE, "a global singleton is exactly what Hilt is there to avoid. inject it into the worker with @HiltWorker "
+            "and an @AssistedInject constructor.", ["correction"]),
+    (LEAVE, "No, leave it as it is for now.", []),
+    # an offer of more work, declined, and an answer to a choice teach nothing
+    ("Logout clears the session now. Should I also add a confirmation dialog?",
+     "no, the product team hasn't decided on that yet. just the button for now", []),
+    ("Should the session be cleared in the fragment or in the view model?",
+     "the view model, not the fragment. the fragment is gone after rotation", []),
+])
+def test_a_reply_to_the_agent_asking_leave_is_judged_by_likeness(likeness: Likeness, agent: str, said: str,
+                                                                  kinds: list[str]) -> None:
+    assert _cues(said, likeness, agent=agent) == kinds
