@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,3 +108,22 @@ def average_link(similarity: Any, threshold: float) -> list[list[int]]:
         sums[:, a] += sums[:, b]
         alive[b] = False
     return sorted((sorted(clusters[n]) for n in np.flatnonzero(alive)), key=lambda members: members[0])
+
+
+def trimmed(similarity: Any, members: list[int], floor: float, enough: Callable[[list[int]], bool]) -> list[int]:
+    """``members`` of an average-link cluster without the ones that joined it weakly: while the member least
+    similar on average to the others stands under ``floor`` and the rest is still ``enough``, it leaves. Average
+    link lets a large cluster take one more member that is near only some of its members: in one repository,
+    another lesson said about the same files ("`UNLINK` in batches" of the Redis lesson and of the dry-run one)."""
+    matrix = np.asarray(similarity, dtype=np.float64)
+    kept = list(members)
+    while len(kept) > 1:
+        block = matrix[np.ix_(kept, kept)]
+        means = (block.sum(axis=1) - np.diag(block)) / (len(kept) - 1)
+        weakest = int(np.argmin(means))
+        rest = kept[:weakest] + kept[weakest + 1:]
+        if means[weakest] >= floor or not enough(rest):
+            return kept
+        kept = rest
+    return kept
+

@@ -24,7 +24,7 @@ import numpy as np
 
 from loa_memory.capture.corrections import content_words
 from loa_memory.lifecycle import antipatterns
-from loa_memory.lifecycle.clusters import Cluster, average_link, greedy
+from loa_memory.lifecycle.clusters import Cluster, average_link, greedy, session_of, trimmed
 from loa_memory.model import CAPTURED_KINDS, Entry
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire
@@ -77,6 +77,7 @@ def cue_text(entry: Entry, kind: str) -> str:
 _ACTION_TRIGGER = re.compile(r"^[A-Z][A-Za-z]+: \S")  # a tool call, as capture describes one
 SHARED_WORD_BONUS = 0.08
 SHARED_WORDS_COUNTED = 3
+TRIM_FLOOR = 0.50  # a correction nearer than this on average to the rest of its cluster leaves it (``trimmed``)
 
 
 def correction_similarity(texts: list[str], matrix: Any, recurrence: int = 3) -> Any:
@@ -115,11 +116,18 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
     clusters = greedy([(episodes[n][0], episodes[n][1], 0) for n in others], matrix[others], threshold)
     said = [n for n, (_e, kind) in enumerate(episodes) if kind == "correction"]
     if said:
+        min_sessions = int(config.lifecycle.promotion_min_sessions)
         linked = correction_similarity([cue_text(episodes[n][0], "correction") for n in said], matrix[said],
-                                       int(config.lifecycle.promotion_min_sessions))
-        for members in average_link(linked, float(config.lifecycle.correction_similarity)):
-            clusters.append(Cluster("correction", [episodes[said[m]][0] for m in members],
-                                    [matrix[said[m]] for m in members], slots=[0] * len(members)))
+                                       min_sessions)
+
+        def enough(members: list[int]) -> bool:
+            return len({session_of(episodes[said[m]][0]) for m in members}) >= min_sessions
+
+        for joined in average_link(linked, float(config.lifecycle.correction_similarity)):
+            kept = trimmed(linked, joined, TRIM_FLOOR, enough) if enough(joined) else joined
+            for members in [kept, *([m] for m in joined if m not in kept)]:  # what left stands alone
+                clusters.append(Cluster("correction", [episodes[said[m]][0] for m in members],
+                                        [matrix[said[m]] for m in members], slots=[0] * len(members)))
     derived = {str(link.get("to")): e.id for e in grimoire.entries if e.category != "episode"
                for link in e.data.get("links") or []
                if isinstance(link, dict) and link.get("relation") == "derived_from"}

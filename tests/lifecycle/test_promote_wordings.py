@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loa_memory.lifecycle.clusters import average_link
+from loa_memory.lifecycle.clusters import average_link, trimmed
 from loa_memory.search.embed import minilm, mpnet
 from tests.fixtures import Cli
 
@@ -183,3 +183,35 @@ def test_average_link_does_not_depend_on_the_order(rows: list[list[float]], shuf
     shuffled = {frozenset(order[m] for m in c) for c in average_link(moved @ moved.T, 0.5)}
     assert plain == shuffled
     assert sorted(n for c in plain for n in c) == list(range(len(rows)))
+
+
+def test_a_member_that_joined_weakly_leaves_while_enough_sessions_stay() -> None:
+    # three wordings of one lesson (0.9 apart) and another lesson said about the same files as one of them
+    similarity = np.full((4, 4), 0.9)
+    similarity[3, :] = similarity[:, 3] = 0.3
+    similarity[0, 3] = similarity[3, 0] = 0.75
+    np.fill_diagonal(similarity, 1.24)
+    assert average_link(similarity, 0.4) == [[0, 1, 2, 3]]  # (0.75 + 0.3 + 0.3) / 3 = 0.45: on average it joins
+    assert trimmed(similarity, [0, 1, 2, 3], 0.5, lambda rest: len(rest) >= 3) == [0, 1, 2]
+    assert trimmed(similarity, [0, 1, 2, 3], 0.5, lambda rest: len(rest) >= 4) == [0, 1, 2, 3]
+    assert trimmed(similarity, [0, 1, 2], 0.5, lambda rest: len(rest) >= 3) == [0, 1, 2]
+
+
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.floats(-1, 1, allow_nan=False), min_size=3, max_size=3), min_size=1, max_size=8),
+       st.floats(0.0, 0.9), st.integers(1, 4))
+def test_trimming_keeps_enough_members_and_drops_only_the_weakest(rows: list[list[float]], floor: float,
+                                                                  least: int) -> None:
+    vectors = np.asarray(rows) + 1e-3
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    similarity = vectors @ vectors.T
+    members = list(range(len(rows)))
+    kept = trimmed(similarity, members, floor, lambda rest: len(rest) >= least)
+    assert set(kept) <= set(members) and kept == sorted(kept)
+    assert len(kept) >= min(least, len(members))
+    if len(kept) < len(members) and len(kept) > 1:  # what stays is at least as close together as before
+        block = similarity[np.ix_(kept, kept)]
+        before = similarity[np.ix_(members, members)]
+        assert (block.sum() - np.trace(block)) / (len(kept) * (len(kept) - 1)) >= \
+            (before.sum() - np.trace(before)) / (len(members) * (len(members) - 1)) - 1e-9
+
