@@ -28,24 +28,8 @@ SESSIONS = [
 UNRELATED = ("started = datetime.now()", "That's wrong, timestamps must be timezone-aware UTC, not naive.")
 
 
-# Said further apart than the lessons alone can join (MPNet: 0.65, 0.39, 0.22 between them), each answered by an
-# agent that names the fix in its own words: (the agent's command, the user's words, the agent's answer)
-APPLIED = [
-    ("terraform apply -auto-approve", "You applied it?? That's prod. I wanted to see the plan, the apply is mine.",
-     "Sorry - I shouldn't have applied. From now on I stop after `terraform plan` and hand you the output."),
-    ("terraform apply tfplan", "Nope. You plan, I review, I apply.",
-     "Understood: I'll only run `terraform plan` and leave `terraform apply` to you."),
-    ("terraform apply -target=module.dns", "No, hands off prod. Paste me what it would change and stop there.",
-     "Here is the `terraform plan` output for you to review; I won't apply it."),
-]
-
-
-def _transcript(folder: Path, number: int, edit: str, said: str, answer: str = "") -> Path:
-    """A Claude Code session: a request, the agent's edit (a command when ``edit`` starts with ``terraform``) and
-    its result, then the user's words and, if given, the agent's ``answer``."""
-    call = ({"name": "Bash", "input": {"command": edit}} if edit.startswith("terraform") else
-            {"name": "Edit", "input": {"file_path": f"/srv/shop/pay_{number}.py", "old_string": "pass",
-                                       "new_string": edit}})
+def _transcript(folder: Path, number: int, edit: str, said: str) -> Path:
+    """A Claude Code session: a request, the agent's edit and its result, then the user's words."""
     session = f"0000000{number}-aaaa-4bbb-8ccc-00000000000{number}"
     start = datetime.now(UTC) - timedelta(days=5 - number)
     records: list[dict[str, Any]] = [
@@ -55,7 +39,12 @@ def _transcript(folder: Path, number: int, edit: str, said: str, answer: str = "
             "message": {
                 "role": "assistant",
                 "content": [
-                    {"type": "tool_use", "id": f"toolu_{number}", **call}
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_{number}",
+                        "name": "Edit",
+                        "input": {"file_path": f"/srv/shop/pay_{number}.py", "old_string": "pass", "new_string": edit},
+                    }
                 ],
             },
         },
@@ -71,9 +60,6 @@ def _transcript(folder: Path, number: int, edit: str, said: str, answer: str = "
         {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Logged it."}]}},
         {"type": "user", "message": {"role": "user", "content": said}},
     ]
-    if answer:
-        records.append({"type": "assistant", "message": {"role": "assistant",
-                                                         "content": [{"type": "text", "text": answer}]}})
     path = folder / f"{session}.jsonl"
     lines = [
         json.dumps(
@@ -132,20 +118,6 @@ def test_three_wordings_in_three_sessions_become_one_correction(loa: Cli, tmp_pa
         (i, "derived_from") for i in ids[:3]
     )
     assert loa("lint").exit_code == 0
-
-
-@pytest.mark.parametrize("embedder", MODELS)
-def test_the_agents_answers_join_wordings_too_far_apart_alone(loa: Cli, tmp_path: Path, embedder: str | None) -> None:
-    _pin(loa, embedder)
-    ids = []
-    for number, (command, said, answer) in enumerate([*APPLIED, (*UNRELATED, "Switching to `datetime.now(UTC)`.")], 1):
-        report = loa.json("capture", "--transcript", str(_transcript(tmp_path, number, command, said, answer)))
-        [correction] = [a for a in report["added"] if a["entry"]["action_types"] == ["correction"]]
-        assert correction["entry"]["resolution"] == answer  # the agent's answer, kept with the episode
-        ids.append(correction["id"])
-    report = loa.json("promote")
-    assert [sorted(p["episodes"]) for p in report["promoted"]] == [sorted(ids[:3])]
-    assert "resolution" not in report["promoted"][0]["entry"]  # the promoted lesson is the user's, not the agent's
 
 
 @pytest.mark.parametrize("embedder", MODELS)
