@@ -69,6 +69,11 @@ class _HearsEverything:
 @pytest.mark.parametrize("said", [
     "👍", "👍 ship it", ":+1:", "lgtm 🚀", "yep, that was it, the crash is gone again.",
     "yeah fix the first one, raise NoSessionError there.", "wait, one sec - my mess, I have local changes to stash.",
+    # the user's own mistake, retraction or curiosity
+    "Huh. ok so it was never the CDN, I was wrong about that. go with the ?v= param",
+    "Argh, sorry, wrong queue, that one's on me. set notify back to 2.",
+    "Oh nice, I never knew the decoder had limits built in. don't know why we wrote our own check then. go for it",
+    "Stop, never mind. Jonas rotated the certs this morning, he's on it.",
 ])
 def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     judge = _HearsEverything()
