@@ -9,7 +9,7 @@ same file.
 With them, the exemplars' vectors for each installed model we ship (``correction_exemplars.<model>.npz``, float16),
 so that capture never waits to embed them.
 
-Run: python benchmarks/capture_exemplars.py [SET ...]   (default: the tuning set and blind transcript sets 1 and 3-12)
+Run: python benchmarks/capture_exemplars.py [SET ...]   (default: the tuning set and blind transcript sets 1, 3-14, 17 and 18)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ SETS = (
     DATA / "blind-activation-4" / "transcripts",
     DATA / "blind-transcripts-5",
     DATA / "blind-transcripts-6",
-    *(DATA / f"blind-transcripts-{n}" for n in range(7, 13)),
+    *(DATA / f"blind-transcripts-{n}" for n in (7, 8, 9, 10, 11, 12, 13, 14, 17, 18)),
 )
 TARGET = Path(__file__).resolve().parents[1] / "loa_memory" / "capture" / "data" / "correction_exemplars.json"
 LIMIT = 600  # characters of a message kept: its start says whether it corrects
