@@ -212,7 +212,7 @@ _LEAVE = re.compile(r"^(?:(?:so|ok(?:ay)?|then|now),?\s+)?(?:(?:shall|should|can
                     r"(?:do you\s+)?want\s+(?:me\b|a\b|an\b)|"
                     r"(?:is\s+it\s+)?(?:ok(?:ay)?|good|fine|safe|alright)\s+to\b|proceed\b|go ahead\b)", _I)
 _MORE = re.compile(r"\b(?:also|too|as well|either|same|another|or)\b", _I)
-_CLAUSE_BREAK = re.compile(r"(?<=[.!:;])\s+|\s+[-–—]+\s+")
+_CLAUSE_BREAK = re.compile(r"(?<=[.!:;])\s|\s[-–—]{1,3}\s")  # one character of space: linear
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[0-9]{3,}")
 _QUOTED = re.compile(r"\"[^\"]*\"|`[^`]*`|“[^”]*”")
 _COMMON = frozenset(
@@ -245,7 +245,7 @@ def asks_leave(text: str) -> bool:
     a "no" to it, with a reason and what to do instead, corrects the agent's plan, while an answer to a choice
     or to an offer of more work ("Should I also bump the version?" / "no need") does not."""
     lines = text.strip().splitlines()
-    question = _CLAUSE_BREAK.split(lines[-1].strip())[-1] if lines else ""
+    question = _CLAUSE_BREAK.split(lines[-1].strip())[-1].strip() if lines else ""
     return question.endswith("?") and _LEAVE.match(question) is not None and _MORE.search(question) is None
 
 
