@@ -9,7 +9,8 @@ same file.
 With them, the exemplars' vectors for each installed model we ship (``correction_exemplars.<model>.npz``, float16),
 so that capture never waits to embed them.
 
-Run: python benchmarks/capture_exemplars.py [SET ...]   (default: the tuning set and blind transcript sets 1, 3-14, 17 and 18)
+Run: python benchmarks/capture_exemplars.py [SET ...]
+     (default: the tuning set and blind transcript sets 1, 3-14, 17 and 18)
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ SESSIONS = [
 UNRELATED = ("started = datetime.now()", "That's wrong, timestamps must be timezone-aware UTC, not naive.")
 
 
-def _transcript(folder: Path, number: int, edit: str, said: str) -> Path:
-    """A Claude Code session: a request, the agent's edit and its result, then the user's words."""
+def _transcript(folder: Path, number: int, edit: str, said: str, agent: str = "Logged it.") -> Path:
+    """A Claude Code session: a request, the agent's edit and its result, its ``agent`` words, then the user's."""
     session = f"0000000{number}-aaaa-4bbb-8ccc-00000000000{number}"
     start = datetime.now(UTC) - timedelta(days=5 - number)
     records: list[dict[str, Any]] = [
@@ -57,7 +57,7 @@ def _transcript(folder: Path, number: int, edit: str, said: str) -> Path:
                 ],
             },
         },
-        {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Logged it."}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": agent}]}},
         {"type": "user", "message": {"role": "user", "content": said}},
     ]
     path = folder / f"{session}.jsonl"
@@ -84,10 +84,10 @@ def _pin(loa: Cli, embedder: str | None) -> None:
         )
 
 
-def _capture(loa: Cli, tmp_path: Path, sessions: list[tuple[str, str]]) -> list[str]:
+def _capture(loa: Cli, tmp_path: Path, sessions: list[tuple[str, str]], agent: str = "Logged it.") -> list[str]:
     ids = []
     for number, (edit, said) in enumerate(sessions, 1):
-        report = loa.json("capture", "--transcript", str(_transcript(tmp_path, number, edit, said)))
+        report = loa.json("capture", "--transcript", str(_transcript(tmp_path, number, edit, said, agent)))
         corrections = [a for a in report["added"] if a["entry"]["action_types"] == ["correction"]]
         assert [c["entry"]["evidence"][0] for c in corrections] == [
             said.split(". ")[0].rstrip(".") + "." if said.startswith("No,") else said
@@ -118,6 +118,17 @@ def test_three_wordings_in_three_sessions_become_one_correction(loa: Cli, tmp_pa
         (i, "derived_from") for i in ids[:3]
     )
     assert loa("lint").exit_code == 0
+
+
+@pytest.mark.parametrize("embedder", MODELS)
+def test_wordings_that_answer_the_agent_asking_leave_are_heard_and_promoted(
+    loa: Cli, tmp_path: Path, embedder: str | None
+) -> None:
+    # agents end their turns asking leave; the "No, don't ..." that answers "Shall I commit it?" is a correction
+    _pin(loa, embedder)
+    ids = _capture(loa, tmp_path, SESSIONS, agent="Logged it with each payment. Shall I commit it?")
+    report = loa.json("promote")
+    assert [sorted(p["episodes"]) for p in report["promoted"]] == [sorted(ids)]
 
 
 @pytest.mark.parametrize("embedder", MODELS)
