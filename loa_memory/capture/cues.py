@@ -161,8 +161,8 @@ def _merged(found: list[Cue], extra: list[Cue]) -> list[Cue]:
 
 def _answer(turns: Sequence[Turn], position: int) -> str:
     """What the agent said to a correction: the first sentences of its next words before the user speaks again
-    ("Sorry - I shouldn't have applied. From now on I'll stop after `terraform plan`."). It often names the fix in
-    the agent's own, steadier words, which is what tells one correction said three ways from another."""
+    ("Sorry - I shouldn't have applied. From now on I'll stop after `terraform plan`."), kept as the episode's
+    ``resolution`` for whoever reviews it (``promote`` does not compare it: see ``lifecycle.promote.cue_text``)."""
     for turn in turns[position + 1:]:
         if turn.role in _USER:
             return ""
