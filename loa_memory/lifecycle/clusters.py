@@ -126,4 +126,3 @@ def trimmed(similarity: Any, members: list[int], floor: float, enough: Callable[
             return kept
         kept = rest
     return kept
-

@@ -197,4 +197,3 @@ def test_trimming_keeps_enough_members_and_drops_only_the_weakest(rows: list[lis
         before = similarity[np.ix_(members, members)]
         assert (block.sum() - np.trace(block)) / (len(kept) * (len(kept) - 1)) >= \
             (before.sum() - np.trace(before)) / (len(members) * (len(members) - 1)) - 1e-9
-
