@@ -186,7 +186,7 @@ SELF_CORRECTION = re.compile(
     # the user speaking of their own doing or asking out of curiosity: nothing the agent did wrong
     r"\bmy mess\b|\bjust (?:curious|asking|wondering)\b|\bnot complaining\b|"
     r"\bout of curiosity\b|\bnever in a million years\b|\bnever (?:would|could) (?:i|we|have)\b|"
-    r"\b(?:would|could) never have\b|\bi (?:never|didn'?t) know\b|\bi never knew\b|\bi was wrong\b|"
+    r"\b(?:would|could) never have\b|\bi (?:never|didn'?t) know\b|\bnever knew\b|\bi was wrong\b|"
     r"\b(?:that|this)(?: one)?(?:'s| is) on me\b|^(?:\w+[,.!]\s+)?never ?mind\b",
     _I,
 )

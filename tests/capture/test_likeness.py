@@ -73,6 +73,7 @@ class _HearsEverything:
     "Huh. ok so it was never the CDN, I was wrong about that. go with the ?v= param",
     "Argh, sorry, wrong queue, that one's on me. set notify back to 2.",
     "Oh nice, I never knew the decoder had limits built in. don't know why we wrote our own check then. go for it",
+    "oh nice, never knew Str::mask existed.",
     "Stop, never mind. Jonas rotated the certs this morning, he's on it.",
 ])
 def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
