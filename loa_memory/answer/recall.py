@@ -62,6 +62,18 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
                              r"(?:runbook|readme|documentation|docs|doc page|wiki page|how-?to|postmortem)|"
                              r"add (?:a|an) (?:section|paragraph|note) to (?:the )?(?:readme|docs?|contributing|"
                              r"changelog)|update (?:the )?(?:readme|docs?|changelog)))\b")
+# a task that only asks to look: "Which of our React components use dangerouslySetInnerHTML? Just give me the list."
+_ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
+                         r"how many|how much|is|are|does|do|did|has|have|tell me|look (?:at|into|through)|"
+                         r"check (?:whether|if)|count|why))\b")
+_ACTS = re.compile(r"(?:\A|(?<=[.!?:;,])\s*+|\b(?:and|then|please|just|also)\s+)(?i:add|fix|change|update|delete|"
+                   r"remove|make|set|create|write|implement|run|deploy|scale|restart|bump|rename|move|upgrade|migrate|drop|"
+                   r"push|merge|apply|install|rotate|wipe|clean|squash|rebase|revert|display|convert|hook|wire|send|"
+                   r"store|use|switch|replace|point|enable|disable|suggest|flush|purge|kill|stop|start|trigger)\b")
+# looking at production data can itself be the mistake ("How many session keys are in the prod Redis?": KEYS)
+_PRODUCTION = re.compile(r"(?i:\b(?:prod|production)\b)")
+_DATA = re.compile(r"(?i:\b(?:redis|cache|database|db|table|keys|bq|bigquery|warehouse|postgres|mysql|sql|query|"
+                   r"rows)\b)")
 _WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
                            r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?|stories))\b")
 
@@ -145,6 +157,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
+    looks = (_ONLY_LOOKS.match(task.strip()) is not None and _ACTS.search(task.strip()) is None
+             and not (_PRODUCTION.search(task) and _DATA.search(task)))
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
     scored = []
@@ -154,8 +168,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
-        if (prose or (tests and not about_tests([*texts, entry.summary]))) and not shared:
-            continue  # documenting, explaining or testing the area is not doing the guarded thing
+        if looks or ((prose or (tests and not about_tests([*texts, entry.summary]))) and not shared):
+            continue  # looking at, documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
         standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key)

@@ -55,6 +55,21 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
 
 
 @needs_model
+def test_a_task_that_only_looks_is_not_the_guarded_action_unless_it_reads_production_data(seeded: Cli) -> None:
+    for task in ("Which tables still have a legacy_flag column? Just list them.",
+                 "List the migrations that dropped a column from the orders table this year.",
+                 "Where do we still read the legacy_flag column of the orders table?"):
+        assert seeded.json("recall", task)["corrections"] == [], task
+    doing = seeded.json("recall", "Find the legacy_flag column in the orders table and drop it")["corrections"]
+    assert [c["imperative"].split(":")[0] for c in doing] == ["BEFORE drop a column from a database table"]
+    assert seeded("add", "correction", "KEYS on the production Redis blocked every client for 40 seconds",
+                  "--trigger", "count or list keys on a production Redis",
+                  "--lesson", "use SCAN with a COUNT, or keep a counter").exit_code == 0
+    looked = seeded.json("recall", "How many session keys are in the prod Redis right now?")["corrections"]
+    assert [c["imperative"].split(":")[0] for c in looked] == ["BEFORE count or list keys on a production Redis"]
+
+
+@needs_model
 def test_a_task_that_asks_for_tests_fires_only_lessons_about_tests(seeded: Cli) -> None:
     assert seeded("add", "correction", "A skipped test hid a broken refund path for a month",
                   "--trigger", "skip a failing test to get the build green",
