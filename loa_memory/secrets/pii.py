@@ -45,8 +45,8 @@ def _check_email(m: re.Match[str], texts: Texts) -> Found | None:
         start -= 1
     while start < at and text[start] in ".'-+":
         start += 1
-    if start == at or text[max(0, start - 3):start].endswith("//"):
-        return None
+    if start == at or text[max(0, start - 3):start].endswith("//") or (start > 0 and text[start - 1] == "$"):
+        return None  # a URL's user part, or a variable's value: pip install git+https://$GITHUB_TOKEN@github.com/...
     if start > 1 and text[start - 1] == ":" and text.rfind("://", max(0, start - 40), start) >= 0:
         return None  # scheme://user:pass@host is a credential URL, reported elsewhere
     local = text[start:at].lower()

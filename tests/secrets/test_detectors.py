@@ -186,7 +186,9 @@ def test_pii(text: str, kind: str | None) -> None:
 
 @pytest.mark.parametrize("text", [
     "dev@example.com", "a@b.example", "x@foo.test", "noreply@github.com", "1+octo@users.noreply.github.com",
-    "git@github.com:acme/api.git", "icon@2x.png", "lodash@4.17.21", "2026-02-01T10:30:00Z", "v1.2.3.4",
+    "git@github.com:acme/api.git", "icon@2x.png",
+    "pip install git+https://$GITHUB_TOKEN@github.com/acme/lib.git", "lodash@4.17.21", "2026-02-01T10:30:00Z",
+    "v1.2.3.4",
     "Upgraded from 1.2.3.4 to 1.2.3.5", "192.168.1.10", "10.0.0.1", "127.0.0.1", "192.0.2.15", "198.51.100.7",
     "203.0.113.9", "2001:db8::1", "fe80::1", "SSN 000-12-3456", "SSN 666-12-3456", "SSN 912-12-3456",
     "SSN 123-00-4567", "SSN 123-45-0000", "4242 4242 4242 4242", "4539 1488 0343 6468", "MEM-20260201-001",
