@@ -64,7 +64,8 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
                              r"changelog)|update (?:the )?(?:readme|docs?|changelog)))\b")
 # a task that only asks to look: "Which of our React components use dangerouslySetInnerHTML? Just give me the list."
 _ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
-                         r"how many|how much|is|are|does|do|did|has|have|tell me|look (?:at|into|through)|"
+                         r"how many|how much|how (?:does|do|did|is|are)|walk me through|is|are|does|do|did|has|have|"
+                         r"tell me|look (?:at|into|through)|"
                          r"check (?:whether|if)|count|why))\b")
 _ACTS = re.compile(r"(?:\A|(?<=[.!?:;,])\s*+|\b(?:and|then|please|just|also)\s+)(?i:add|fix|change|update|delete|"
                    r"remove|make|set|create|write|implement|run|deploy|scale|restart|bump|rename|move|upgrade|migrate|drop|"
