@@ -147,7 +147,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 
     grimoire = retriever.grimoire
     candidates = grimoire.active_of("correction", now)
-    if not candidates:
+    if not candidates or only_looks(task):
         return []
     from loa_memory.answer.cues.inert import about_tests  # lazily: loads the cues package, only with corrections
     from loa_memory.answer.cues.words import shared_names
@@ -158,8 +158,6 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
-    looks = (_ONLY_LOOKS.match(task.strip()) is not None and _ACTS.search(task.strip()) is None
-             and not (_PRODUCTION.search(task) and _DATA.search(task)))
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
     scored = []
@@ -169,8 +167,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         best = max(float(s) for s in to_trigger[start:start + len(texts)])
         start += len(texts)
         shared = frozenset().union(*(same_action(task, t) for t in texts))
-        if looks or ((prose or (tests and not about_tests([*texts, entry.summary]))) and not shared):
-            continue  # looking at, documenting, explaining or testing the area is not doing the guarded thing
+        if (prose or (tests and not about_tests([*texts, entry.summary]))) and not shared:
+            continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
         standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key)
@@ -182,6 +180,15 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     cues = [c for c in scored if c.standout >= bar and c.standout >= best - CUE_MARGIN]
     cues.sort(key=lambda c: -c.standout)
     return cues
+
+
+def only_looks(task: str) -> bool:
+    """Whether ``task`` only asks to look ("Which of our components use dangerouslySetInnerHTML? Just list them."):
+    no clause acts, and it reads no production data, where looking can be the mistake (counting session keys with
+    ``KEYS`` on the prod Redis)."""
+    text = task.strip()
+    return (_ONLY_LOOKS.match(text) is not None and _ACTS.search(text) is None
+            and not (_PRODUCTION.search(text) and _DATA.search(text)))
 
 
 def _preferences(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
