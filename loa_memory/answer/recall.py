@@ -62,7 +62,7 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
                              r"(?:runbook|readme|documentation|docs|doc page|wiki page|how-?to|postmortem)|"
                              r"add (?:a|an) (?:section|paragraph|note) to (?:the )?(?:readme|docs?|contributing|"
                              r"changelog)|update (?:the )?(?:readme|docs?|changelog)))\b")
-# a task that only asks to look: "Which of our React components use dangerouslySetInnerHTML? Just give me the list."
+# the start of a task that only asks to look, and a clause that acts (see ``_only_looks``)
 _ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
                          r"how many|how much|how (?:does|do|did|is|are)|walk me through|is|are|does|do|did|has|have|"
                          r"tell me|look (?:at|into|through)|"
@@ -147,7 +147,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 
     grimoire = retriever.grimoire
     candidates = grimoire.active_of("correction", now)
-    if not candidates or only_looks(task):
+    if not candidates or _only_looks(task):
         return []
     from loa_memory.answer.cues.inert import about_tests  # lazily: loads the cues package, only with corrections
     from loa_memory.answer.cues.words import shared_names
@@ -182,7 +182,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     return cues
 
 
-def only_looks(task: str) -> bool:
+def _only_looks(task: str) -> bool:
     """Whether ``task`` only asks to look ("Which of our components use dangerouslySetInnerHTML? Just list them."):
     no clause acts, and it reads no production data, where looking can be the mistake (counting session keys with
     ``KEYS`` on the prod Redis)."""

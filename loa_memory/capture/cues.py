@@ -184,7 +184,7 @@ def _may_correct(turn: Turn, context: Context | None) -> bool:
 
 def _answers_leave(context: Context) -> bool:
     """The reply answers the agent asking leave ("Shall I do that?"): a plain "no" declines, so likeness asks more."""
-    return context.asked and context.proposed and not context.rejected
+    return context.proposed and not context.rejected  # proposed: the agent's last words asked (``asks_leave``)
 
 
 def _liked(turn: Turn, context: Context) -> Cue:
