@@ -231,6 +231,20 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("adding .env files to git", {"env-file-commit"}),
     ("putting API keys in a Kubernetes ConfigMap", {"configmap-secret"}),
     ("committing Kafka offsets before processing", {"auto-ack"}),
+    ("creating cloud firewall or security group rules with 0.0.0.0/0", {"open-network"}),
+    ("passing secrets to docker build with --build-arg or ARG", {"build-arg-secret"}),
+    ("setting spec.replicas on a Deployment that has an HPA", {"autoscaled-replicas"}),
+    ("renaming or moving Terraform resources between addresses or modules", {"terraform-move"}),
+    ("filtering with NOT IN over a subquery", {"not-in-subquery"}),
+    ("loading a DataFrame into an existing table with to_sql", {"replace-table"}),
+    ("writing a deploy workflow without a concurrency group", {"deploy-workflow"}),
+    ("running mutating kubectl commands without an explicit --context", {"cluster-hand-change"}),
+    ("changing resources in a GitOps-managed cluster", {"cluster-hand-change"}),
+    ("deploying Kubernetes workloads without resource requests and limits", {"k8s-no-resources"}),
+    ("writing a Dockerfile that runs the app as root", {"docker-root"}),
+    ("running KEYS pattern lookups against a production Redis", {"redis-keys", "redis-no-ttl"}),
+    ("fetching a user-supplied URL from the server", {"ssrf"}),
+    ("rendering user-supplied text as HTML in React", {"raw-html"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected
@@ -313,26 +327,6 @@ def test_artifact_match() -> None:
 def test_common_dangerous_operations(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     paths = (f"/repo/{path}",) if path else ()
     assert _classes(Action(kind, paths, text, removed)) == expected  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(("trigger", "expected"), [
-    ("creating cloud firewall or security group rules with 0.0.0.0/0", {"open-network"}),
-    ("passing secrets to docker build with --build-arg or ARG", {"build-arg-secret"}),
-    ("setting spec.replicas on a Deployment that has an HPA", {"autoscaled-replicas"}),
-    ("renaming or moving Terraform resources between addresses or modules", {"terraform-move"}),
-    ("filtering with NOT IN over a subquery", {"not-in-subquery"}),
-    ("loading a DataFrame into an existing table with to_sql", {"replace-table"}),
-    ("writing a deploy workflow without a concurrency group", {"deploy-workflow"}),
-    ("running mutating kubectl commands without an explicit --context", {"cluster-hand-change"}),
-    ("changing resources in a GitOps-managed cluster", {"cluster-hand-change"}),
-    ("deploying Kubernetes workloads without resource requests and limits", {"k8s-no-resources"}),
-    ("writing a Dockerfile that runs the app as root", {"docker-root"}),
-    ("running KEYS pattern lookups against a production Redis", {"redis-keys", "redis-no-ttl"}),
-    ("fetching a user-supplied URL from the server", {"ssrf"}),
-    ("rendering user-supplied text as HTML in React", {"raw-html"}),
-])
-def test_prose_of_common_dangerous_operations(trigger: str, expected: set[str]) -> None:
-    assert set(prose_classes(trigger)) == expected
 
 
 @pytest.mark.parametrize(("kind", "text", "expected"), [
