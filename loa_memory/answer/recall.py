@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from loa_memory.answer.typical import typical
+from loa_memory.answer.typical import Baseline, sources
 from loa_memory.model import Entry, Finding, headline
 from loa_memory.render.problems import problem_records
 from loa_memory.search.retriever import Retriever
@@ -143,8 +143,6 @@ class Recall:
 
 def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetime) -> list[Cue]:
     """The corrections whose trigger the task is about to pull, best first."""
-    import numpy as np
-
     grimoire = retriever.grimoire
     candidates = grimoire.active_of("correction", now)
     if not candidates or _only_looks(task):
@@ -154,7 +152,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 
     cosine = dict(retriever.semantic(task))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
-    mean, deviation = typical(np.array([cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()]))
+    baseline = Baseline({key: cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()})
     names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
@@ -171,7 +169,9 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
             continue  # documenting, explaining or testing the area is not doing the guarded thing
         relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
                      + COVERAGE_SHARE * coverage.get(key, 0.0))
-        standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key)
+        own = sources(grimoire, entry)  # its own episodes are not typical memories
+        mean, deviation = baseline.without(own)
+        standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key, own)
         scored.append(Cue(entry, relevance, shared, standout))
     if not scored:
         return []

@@ -51,7 +51,7 @@ from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import about_tests, inert, only_tests
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import shared_names
-from loa_memory.answer.typical import typical
+from loa_memory.answer.typical import Baseline, sources
 from loa_memory.model import Entry
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
@@ -147,12 +147,10 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
 
 
 def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) -> list[ActionCue]:
-    import numpy as np
-
     grimoire = retriever.grimoire
     vector = retriever.vectors([result.rendering])[0]
     cosine = dict(retriever.semantic(result.rendering))
-    mean, deviation = typical(np.array(list(cosine.values()), dtype=float))
+    baseline = Baseline(cosine)
     action = result.action
     change = action.added if action.kind != "command" else action.text
     right = done_right(change, result.classes)
@@ -181,7 +179,9 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         relevance = (max(similarities[best], cosine.get(grimoire.key_of(entry) or "", -1.0))
                      + (CLASS_LIFT if shared else 0.0) + (PATH_LIFT if by_path else 0.0)
                      + (ARTIFACT_LIFT if on_artifact else 0.0))
-        by_words = names.deviations(grimoire.key_of(entry) or "")
+        own = sources(grimoire, entry)  # its own episodes are not typical memories
+        mean, deviation = baseline.without(own)
+        by_words = names.deviations(grimoire.key_of(entry) or "", own)
         standout = (relevance - mean) / deviation + WORDS_WEIGHT * names.trust * by_words
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
                                 bool(shared or by_path or repeats), names.trust, repeats))

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from loa_memory.answer.typical import typical
+from loa_memory.answer.typical import Baseline
 from loa_memory.model import Entry
 from loa_memory.store.load import Grimoire
 
@@ -102,18 +102,17 @@ class SharedNames:
     few)."""
 
     overlap: dict[str, float]
-    mean: float
-    deviation: float
+    baseline: Baseline
     trust: float
 
-    def deviations(self, key: str) -> float:
-        return (self.overlap.get(key, 0.0) - self.mean) / self.deviation
+    def deviations(self, key: str, leaving_out: Iterable[str] = ()) -> float:
+        """How far ``key``'s shared names stand above a typical memory's, ``leaving_out`` some memories of the
+        typical (a correction's own episodes)."""
+        mean, deviation = self.baseline.without(leaving_out)
+        return (self.overlap.get(key, 0.0) - mean) / deviation
 
 
 def shared_names(grimoire: Grimoire, text: str) -> SharedNames:
     """What ``text`` (a task, a tool call) shares in names with each memory of ``grimoire``."""
-    import numpy as np
-
     overlap = word_table(grimoire).overlap(words(text))
-    mean, deviation = typical(np.array(list(overlap.values()), dtype=float), WORDS_PRIOR)
-    return SharedNames(overlap, mean, deviation, len(overlap) / (len(overlap) + WORDS_TRUST))
+    return SharedNames(overlap, Baseline(overlap, WORDS_PRIOR), len(overlap) / (len(overlap) + WORDS_TRUST))
