@@ -181,13 +181,18 @@ WORD_RULES: tuple[WordRule, ...] = (
 )
 SELF_CORRECTION = re.compile(
     r"\bi meant\b|\bi mean to say\b|\bmy (?:mistake|bad|fault|typo)\b|\btypo on my (?:side|part|end)\b|"
-    r"\bi (?:mistyped|misspoke|misremembered|mixed (?:them|those|these|it) up)\b|\bi gave you the wrong\b|"
+    r"\bi (?:mistyped|misspoke|misremembered|mixed (?:them|those|these|it) up)\b|"
+    r"\bi (?:had|read|gave(?: you)?|pasted|sent(?: you)?|copied|typed|quoted|looked at|was looking at|grabbed|picked|"
+    r"checked|opened|remembered) (?:the|a) wrong\b|"
     r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b|"
     # the user speaking of their own doing or asking out of curiosity: nothing the agent did wrong
     r"\bmy mess\b|\bjust (?:curious|asking|wondering)\b|\bnot complaining\b|"
     r"\bout of curiosity\b|\bnever in a million years\b|\bnever (?:would|could) (?:i|we|have)\b|"
     r"\b(?:would|could) never have\b|\bi (?:never|didn'?t) know\b|\bnever knew\b|\bi was wrong\b|"
-    r"\b(?:that|this)(?: one)?(?:'s| is) on me\b|^(?:\w+[,.!]\s+)?never ?mind\b",
+    r"\b(?:that|this)(?: one)?(?:'s| is) on me\b|^(?:\w+[,.!]?\s+(?:[-–—]\s+)?){0,2}never ?mind(?=\s*(?:[.,!;:–—-]|$))|"
+    # changing their own mind about a feature: "hmm, scrap the confetti actually, marketing changed their mind"
+    r"^(?:\w+[,.!]?\s+)?(?:let'?s\s+)?(?:scrap|drop|skip|forget|shelve|park|cancel|ditch)\b[^.!?]{0,60}?"
+    r"\b(?:actually|after all)\b",
     _I,
 )
 # a reply that opens by approving and never turns against what the agent did ("yep, that was it, the console is
@@ -342,8 +347,9 @@ def hear(sentence: str, context: Context) -> WordRule | None:
 
 def corrects_self(text: str) -> bool:
     """Whether the user is correcting their own words, not the agent ("sorry, I meant the connect timeout, not the
-    read one", "my bad, the other bucket"), or speaking of their own doing ("my mess, I'll stash them first",
-    "not complaining, just curious"): nothing the agent should learn from."""
+    read one", "my bad, the other bucket", "argh, sorry - I read the wrong row"), speaking of their own doing ("my
+    mess, I'll stash them first", "not complaining, just curious", "wait, stop - never mind") or changing their own
+    mind ("hmm, scrap the button actually - product decided ..."): nothing the agent should learn from."""
     return SELF_CORRECTION.search(text) is not None
 
 

@@ -75,11 +75,25 @@ class _HearsEverything:
     "Oh nice, I never knew the decoder had limits built in. don't know why we wrote our own check then. go for it",
     "oh nice, never knew Str::mask existed.",
     "Stop, never mind. Jonas rotated the certs this morning, he's on it.",
+    "oh wait - never mind, the flaky test was mine.",
+    "ugh, sorry - I looked at the wrong dashboard, the p99 is fine. leave the timeout as it is.",
+    "Sorry, I pasted a wrong token earlier; here is the staging one.",
+    "hmm, drop the banner actually - legal wants to review the copy first. take it out of the header.",
+    "ok, let's skip the CSV export after all, support never asked for it.",
 ])
 def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     judge = _HearsEverything()
     assert "correction" not in _cues(said, judge)  # type: ignore[arg-type]
     assert _cues("Thanks. One thing though: viewModelScope, not GlobalScope.", judge)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("said", [
+    "You read the wrong column, the totals come from net_amount. fix the report.",
+    "scrap that, the retry helper in http/retry.py already does backoff - use it instead.",
+    "No - never mind the cache key, the bug is that you never invalidate it on write.",
+])
+def test_the_agents_mistake_in_the_same_words_still_reaches_likeness(said: str) -> None:
+    assert "correction" in _cues(said, _HearsEverything())  # type: ignore[arg-type]
 
 
 def test_the_exemplars_are_labelled_user_speech() -> None:
