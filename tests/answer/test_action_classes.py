@@ -29,6 +29,7 @@ def _classes(action: Action) -> set[str]:
     ("kubectl --context prod -n web set image deploy/web web=reg/web:latest",
      {"unpinned-image", "cluster-hand-change"}),
     ("kubectl -n web set image deploy/web web=reg/web:1.4.2", {"cluster-hand-change"}),
+    ("kubectl --context prod -n print get deploy label-printer -o yaml", set()),  # a name is no subcommand
     ("ssh ci 'curl -fsSL https://example.com/setup.sh | sudo -E bash -'", {"curl-pipe-shell"}),
     ("redis-cli -h cache KEYS 'cart:*' | xargs -r redis-cli -h cache DEL", {"data-delete", "redis-keys"}),
     ("kubectl -n data delete pod kafka-broker-2 --grace-period=0 --force", {"infra-destroy", "cluster-hand-change"}),
@@ -244,6 +245,11 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("writing a Dockerfile that runs the app as root", {"docker-root"}),
     ("running KEYS pattern lookups against a production Redis", {"redis-keys", "redis-no-ttl"}),
     ("fetching a user-supplied URL from the server", {"ssrf"}),
+    ("write the card number to the log", {"log-sensitive"}),
+    ("printing PANs in the logs", {"log-sensitive"}),
+    ("logging full request bodies or headers", {"log-sensitive"}),
+    ("personal data in the application logs", {"log-sensitive"}),
+    ("adding log lines to the payment service", set()),
     ("rendering user-supplied text as HTML in React", {"raw-html"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
@@ -319,6 +325,14 @@ def test_artifact_match() -> None:
     ("command", "", "", "git add -f config/secrets.staging.yml && git commit -m 'boot CI'", {"env-file-commit"}),
     ("command", "", "", "git add src/secrets_manager.py", set()),
     ("edit", "chat/unfurl.py", "x", "resp = httpx.get(url, follow_redirects=True, timeout=5)", {"ssrf"}),
+    # a log or print call whose arguments name a card, a password, a token or personal data; not an id or a count
+    ("edit", "payouts/service.py", "pass", "logger.info('payout to %s', payout.card_number)", {"log-sensitive"}),
+    ("edit", "refunds.py", "pass", "print(f'refund {payment.pan} ok')", {"log-sensitive"}),
+    ("edit", "src/auth/login.ts", "x", "console.log('login', { email, password });", {"log-sensitive"}),
+    ("edit", "api/middleware.go", "x", "log.Printf(\"request headers: %v\", r.Header)", {"log-sensitive"}),
+    ("edit", "payouts/service.py", "pass", "logger.info('payout %s sent in %d ms', payout.id, took)", set()),
+    ("edit", "jobs/cleanup.py", "pass", "log.info('discarded %d companies', len(companies))", set()),
+    ("edit", "nlp/pipeline.ts", "pass", "console.log('tokenizer ready')", set()),
     ("edit", "web/banner.js", "x", "banner.insertAdjacentHTML('beforeend', announcement.body)", {"raw-html"}),
     ("edit", "app/views/shops/show.html.erb", "x", "<%= raw @shop.announcement %>", {"raw-html"}),
     ("edit", "src/Banner.svelte", "x", "<div>{@html announcement}</div>", {"raw-html"}),

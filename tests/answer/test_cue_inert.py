@@ -21,14 +21,19 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "git clean -n -d", "git clean -nd", "kubectl apply -f k8s/api/ --dry-run=server",
            "aws s3 sync ./dist s3://web-prod --delete --dryrun",
            "ansible-playbook -i inventories/production site.yml --check --limit web-01",
-           "ansible-inventory -i inventories/production/hosts.ini --graph web"]
+           "ansible-inventory -i inventories/production/hosts.ini --graph web",
+           # with sudo, on another host through ssh, and Argo CD's read-only commands
+           "sudo du -sh /var/log/nginx/* | sort -h", "ssh -p 2222 ops@api-02 'df -h /; sudo du -sh /var/lib/docker'",
+           "argocd app get payments --refresh && argocd app diff payments"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
             "redis-cli -h cache.prod --scan --pattern 'cart:*' | xargs redis-cli -h cache.prod UNLINK",
             "redis-cli -h cache.prod -n 2 FLUSHDB",
             "psql \"$DATABASE_URL\" -c 'DROP TABLE events'", "cat <<'EOF' > deploy.sh\nrm -rf /srv/app\nEOF",
-           "git clean -fdx", "psql \"$URL\" -f fix.sql",
+           "git clean -fdx", "psql \"$URL\" -f fix.sql", "sudo rm -f /var/log/app/app.log",
+            "ssh ops@api-02 'sudo truncate -s 0 /var/log/app.log'", "ssh ops@api-02 'df -h' > disk.txt",
+            "argocd app sync payments --prune",
            # a query that only reads can be the mistake: a whole partitioned table scanned, a report on the primary
            "bq query --use_legacy_sql=false 'SELECT country, COUNT(*) FROM `prod.analytics.page_views` GROUP BY 1'"]
 

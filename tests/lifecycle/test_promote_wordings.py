@@ -197,3 +197,23 @@ def test_trimming_keeps_enough_members_and_drops_only_the_weakest(rows: list[lis
         before = similarity[np.ix_(members, members)]
         assert (block.sum() - np.trace(block)) / (len(kept) * (len(kept) - 1)) >= \
             (before.sum() - np.trace(before)) / (len(members) * (len(members) - 1)) - 1e-9
+
+
+@pytest.mark.parametrize("embedder", MODELS)
+def test_the_promoted_correction_fires_before_the_next_such_edit(
+    loa: Cli, tmp_path: Path, embedder: str | None
+) -> None:
+    # the reason the tool exists: in a grimoire of just these sessions, the lesson is in front of the agent before
+    # it logs a card number again (another file, other names), and a log line without one stays quiet
+    _pin(loa, embedder)
+    _capture(loa, tmp_path, [*SESSIONS, UNRELATED])
+    promoted = loa.json("promote")["promoted"][0]["id"]
+
+    def before(edit: str) -> str:
+        hook = {"hook_event_name": "PreToolUse", "session_id": "s5", "cwd": str(loa.root), "tool_name": "Edit",
+                "tool_input": {"file_path": str(loa.root / "payouts.py"), "old_string": "pass", "new_string": edit}}
+        return loa("recall", "--hook-input", input=json.dumps(hook)).stdout
+
+    assert promoted in before("logger.info('payout to %s', payout.card_number)")
+    assert promoted in before("log.warning(f'declined card {card.pan} for order {order.id}')")
+    assert before("logger.info('payout %s sent in %d ms', payout.id, took)") == ""

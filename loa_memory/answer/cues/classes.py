@@ -65,6 +65,29 @@ _NO_RESOURCES = (r"\A(?![\s\S]*\bresources:)(?=[\s\S]*\bcontainers:)[\s\S]*?\bki
 _DB_FIELD = (r"fields?\b(?!.{0,40}\b(?:api|responses?|proto\w*|messages?|payloads?|json|avro|graphql|events?|forms?|"
              r"structs?|serializers?|dtos?)\b)")
 
+# what a lesson about logs calls sensitive
+_SENSITIVE = (r"\b(?:card ?numbers?|(?:full )?cards?|pans?|cvv|cvc|passwords?|secrets?|tokens?|api keys?|"
+              r"credentials?|pii|ssns?|social security|personal data|emails?|e-mail addresses|phone numbers?|"
+              r"auth(?:orization)? headers?|cookies?|ibans?|(?:request |response )?bod(?:y|ies)|headers)\b")
+# a logging or print call, its arguments following on the same line
+_LOG_CALL = (r"(?:\bprint(?:ln|f)?|\bconsole\.(?:log|info|warn|error|debug)|"
+             r"\b(?:\w*log\w*|logging|slog|zap|logrus|Timber)\.(?:info|debug|warn\w*|error|log|trace|fatal|critical|"
+             r"exception|print\w*|[diewv]|Info\w*|Debug\w*|Warn\w*|Error\w*))\s*\(")
+
+
+def _names(*words: str) -> str:
+    """Identifiers holding one of ``words`` as a part: ``card_number``, ``cardNumber``, ``payment.pan``, ``PAN``;
+    not ``discard`` nor ``company`` (a short word must end where the part does)."""
+    parts = []
+    for word in words:
+        end = r"(?![a-z])" if len(word) <= 4 else ""
+        parts += [rf"(?<![A-Za-z]){word}{end}", *(rf"(?<![A-Z]){w}{end}" for w in (word.capitalize(), word.upper()))]
+    return "(?-i:" + "|".join(parts) + ")"
+
+
+_SENSITIVE_NAME = _names("card", "pan", "cvv", "cvc", "password", "passwd", "secret", "token", "apikey", "api_key",
+                         "ssn", "authorization", "cookie", "email", "phone", "iban", "dob", "headers", "header")
+
 RULES: dict[str, Rule] = {
     "schema-drop": Rule(
         prose=r"\b(?:drop|remov|delet|get\w* rid of)\w* .{0,40}?\b(?:columns?\b|tables?\b|" + _DB_FIELD + r")|"
@@ -475,8 +498,10 @@ RULES: dict[str, Rule] = {
               r"\b(?:mutat|modif)\w* kubectl\b|\bgitops\b|\bargo ?cd\b|\bflux ?cd\b|\bkube-?contexts?\b|"
               r"\b(?:mutat|modif|chang|edit|patch)\w* .{0,30}?\b(?:cluster|kubernetes|k8s)(?: resources?| objects?)?\b",
         gloss="change live Kubernetes resources by hand with kubectl",
-        command=r"\bkubectl\b[^\n|;&]{0,300}?\s(?:apply|delete|scale|patch|set|edit|replace|create|label|annotate|"
-                r"drain|cordon|taint|rollout\s+(?:restart|undo))\b", decisive=False),
+        # the verb is kubectl's subcommand, after its options: `kubectl get deploy label-printer` labels nothing
+        command=r"\bkubectl(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+\s++(?:apply|delete|scale|patch|set|edit|"
+                r"replace|create|label|annotate|drain|cordon|taint|rollout\s+(?:restart|undo))(?![\w-])",
+        decisive=False),
     "k8s-no-resources": Rule(
         prose=r"\bresource (?:requests|limits)\b|\brequests and limits\b|\bwithout (?:resource )?(?:requests|limits)\b|"
               r"\bmemory limits?\b|\bcpu (?:requests?|limits?)\b",
@@ -492,6 +517,12 @@ RULES: dict[str, Rule] = {
         gloss="run KEYS or FLUSHALL against a shared Redis",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
         change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(", decisive=False),
+    "log-sensitive": Rule(
+        prose=r"\b(?:log|logs|logg\w*|print\w*|writ\w*|dump\w*|emit\w*)\b.{0,40}?" + _SENSITIVE + r"|"
+              + _SENSITIVE + r".{0,40}?\b(?:in|into|to|from) (?:(?:the|our|application|app|server) ){0,2}logs?\b",
+        gloss="write a card number, password, token or personal data to a log",
+        change=_LOG_CALL + r"[^\n;]{0,200}?(?:" + _SENSITIVE_NAME + r"(?!inal|iz)|(?:req|request)\.body)",
+        decisive=False),
     "ssrf": Rule(
         prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"
               r"\bfetch\w* .{0,30}?\burls?\b|\bunfurl\w*|\blink previews?\b",

@@ -1,7 +1,7 @@
 """Calls that cannot perform a guarded action by themselves: prose documentation written or edited, and shell
-commands that only look, build or test (``git status``, ``pytest``, ``kubectl get``, ``terraform plan``) or run dry
-(``git clean -n``, ``--dry-run``). A query that only reads is no such command: scanning a whole partitioned table is
-the mistake of a cost lesson.
+commands that only look, build or test (``git status``, ``pytest``, ``kubectl get``, ``terraform plan``, ``argocd
+app get``; with ``sudo``, or on another host through ``ssh``) or run dry (``git clean -n``, ``--dry-run``). A query
+that only reads is no such command: scanning a whole partitioned table is the mistake of a cost lesson.
 
 Such a call works in the correction's area (a runbook about Redis, the tests of the payments module) without doing
 anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
@@ -51,8 +51,11 @@ _LOOKS = [
     r"redis-cli" + _REDIS_FLAGS + r"\s++--scan\b",  # listing keys; a DEL after a pipe is a step of its own
     r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
     r"ansible-(?:inventory|doc|lint)\b",
+    r"argocd" + _FLAGS + r"\s+app\s+(?:get|list|diff|history|manifests|logs|resources)\b", r"flux\s+get\b",
 ]
-_LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:" + "|".join(_LOOKS) + r")")  # possessive: linear time
+_LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:sudo(?:\s++-[\w-]++)*+\s++)?(?:" + "|".join(_LOOKS) + r")")  # linear
+# a command run on another host: ``ssh ops@worker-3 'df -h; du -sh /var/log/*'`` looks if what it runs there does
+_SSH = re.compile(r"\Assh(?:\s++-[A-Za-z]++(?:\s++[^\s'\"-][^\s'\"]*+)?)*+\s++[^\s'\"-][^\s'\"]*+\s++'([^']*+)'\s*+\Z")
 # a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`,
 # `ansible-playbook site.yml --check`
 _DRY_RUN = re.compile(r"(?<!\S)(?:--dry-?run(?:=(?:client|server|true))?|--check)(?!\S)|"
@@ -66,6 +69,9 @@ def inert(action: Action, paths: tuple[str, ...]) -> bool:
     """Whether ``action`` only writes documentation, or is a command whose every step only looks, builds or tests."""
     if action.kind != "command":
         return bool(paths) and all(_DOCS.search(PurePosixPath(p).as_posix()) for p in paths)
+    remote = _SSH.match(action.text.strip())
+    if remote:
+        return inert(Action("command", (), remote.group(1)), ())
     command = _QUOTED.sub("''", action.text)  # a | or ; inside quotes separates no steps
     if "$(" in command or "`" in command or _WRITES.search(command):
         return False
