@@ -185,6 +185,7 @@ SELF_CORRECTION = re.compile(
     r"\bi (?:had|read|gave(?: you)?|pasted|sent(?: you)?|copied|typed|quoted|looked at|was looking at|grabbed|picked|"
     r"checked|opened|remembered) (?:the|a) wrong\b|"
     r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b|"
+    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?!(?:then |again |still )?(?:you|u)\b)|"  # "I said 30 but legal says 90"
     # the user speaking of their own doing or asking out of curiosity: nothing the agent did wrong
     r"\bmy mess\b|\bjust (?:curious|asking|wondering)\b|\bnot complaining\b|"
     r"\bout of curiosity\b|\bnever in a million years\b|\bnever (?:would|could) (?:i|we|have)\b|"

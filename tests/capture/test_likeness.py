@@ -80,6 +80,7 @@ class _HearsEverything:
     "Sorry, I pasted a wrong token earlier; here is the staging one.",
     "hmm, drop the banner actually - legal wants to review the copy first. take it out of the header.",
     "ok, let's skip the CSV export after all, support never asked for it.",
+    "oops - I said hourly but finance wants it daily. can you change the cron?",
 ])
 def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     judge = _HearsEverything()
@@ -91,6 +92,7 @@ def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     "You read the wrong column, the totals come from net_amount. fix the report.",
     "scrap that, the retry helper in http/retry.py already does backoff - use it instead.",
     "No - never mind the cache key, the bug is that you never invalidate it on write.",
+    "I said no new dependencies but you added axios anyway. take it out.",
 ])
 def test_the_agents_mistake_in_the_same_words_still_reaches_likeness(said: str) -> None:
     assert "correction" in _cues(said, _HearsEverything())  # type: ignore[arg-type]
