@@ -184,8 +184,8 @@ SELF_CORRECTION = re.compile(
     r"\bi (?:mistyped|misspoke|misremembered|mixed (?:them|those|these|it) up)\b|"
     r"\bi (?:had|read|gave(?: you)?|pasted|sent(?: you)?|copied|typed|quoted|looked at|was looking at|grabbed|picked|"
     r"checked|opened|remembered) (?:the|a) wrong\b|"
-    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?:i )?meant\b|"
-    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?!(?:then |again |still )?(?:you|u)\b)|"  # "I said 30 but legal says 90"
+    # "I said 30 but I meant 90", "I said per ip but it has to be per email"; not "I said ... but you ..."
+    r"\bi (?:said|wrote|typed) [^.!?]{1,60}\bbut (?!(?:then |again |still )?(?:you|u)\b)|"
     # the user speaking of their own doing or asking out of curiosity: nothing the agent did wrong
     r"\bmy mess\b|\bjust (?:curious|asking|wondering)\b|\bnot complaining\b|"
     r"\bout of curiosity\b|\bnever in a million years\b|\bnever (?:would|could) (?:i|we|have)\b|"
