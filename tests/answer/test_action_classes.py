@@ -333,6 +333,7 @@ def test_artifact_match() -> None:
     ("edit", "payouts/service.py", "pass", "logger.info('payout %s sent in %d ms', payout.id, took)", set()),
     ("edit", "jobs/cleanup.py", "pass", "log.info('discarded %d companies', len(companies))", set()),
     ("edit", "nlp/pipeline.ts", "pass", "console.log('tokenizer ready')", set()),
+    ("edit", "auth/reset.py", "pass", "logger.info('sending password reset email to user %s', user.id)", set()),
     ("edit", "web/banner.js", "x", "banner.insertAdjacentHTML('beforeend', announcement.body)", {"raw-html"}),
     ("edit", "app/views/shops/show.html.erb", "x", "<%= raw @shop.announcement %>", {"raw-html"}),
     ("edit", "src/Banner.svelte", "x", "<div>{@html announcement}</div>", {"raw-html"}),

@@ -24,6 +24,7 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "ansible-inventory -i inventories/production/hosts.ini --graph web",
            # with sudo, on another host through ssh, and Argo CD's read-only commands
            "sudo du -sh /var/log/nginx/* | sort -h", "ssh -p 2222 ops@api-02 'df -h /; sudo du -sh /var/lib/docker'",
+           "ssh -t -i ~/.ssh/ops.pem ops@api-02 'sudo tail -n 100 /var/log/app/app.log'",
            "argocd app get payments --refresh && argocd app diff payments"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",

@@ -498,8 +498,9 @@ RULES: dict[str, Rule] = {
               r"\b(?:mutat|modif)\w* kubectl\b|\bgitops\b|\bargo ?cd\b|\bflux ?cd\b|\bkube-?contexts?\b|"
               r"\b(?:mutat|modif|chang|edit|patch)\w* .{0,30}?\b(?:cluster|kubernetes|k8s)(?: resources?| objects?)?\b",
         gloss="change live Kubernetes resources by hand with kubectl",
-        # the verb is kubectl's subcommand, after its options: `kubectl get deploy label-printer` labels nothing
-        command=r"\bkubectl(?:\s++--?[\w-]++(?:[= ](?!-)[^\s;&|]++)?+)*+\s++(?:apply|delete|scale|patch|set|edit|"
+        # the verb is kubectl's subcommand, after its options (`--insecure-skip-tls-verify apply`: a flag may take no
+        # value): `kubectl get deploy label-printer` labels nothing
+        command=r"\bkubectl(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++(?:apply|delete|scale|patch|set|edit|"
                 r"replace|create|label|annotate|drain|cordon|taint|rollout\s+(?:restart|undo))(?![\w-])",
         decisive=False),
     "k8s-no-resources": Rule(
@@ -521,7 +522,10 @@ RULES: dict[str, Rule] = {
         prose=r"\b(?:log|logs|logg\w*|print\w*|writ\w*|dump\w*|emit\w*)\b.{0,40}?" + _SENSITIVE + r"|"
               + _SENSITIVE + r".{0,40}?\b(?:in|into|to|from) (?:(?:the|our|application|app|server) ){0,2}logs?\b",
         gloss="write a card number, password, token or personal data to a log",
-        change=_LOG_CALL + r"[^\n;]{0,200}?(?:" + _SENSITIVE_NAME + r"(?!inal|iz)|(?:req|request)\.body)",
+        # a name in code, not a word of the message: `card.number)`, `{payment.pan}`, `{ email, password }`; not
+        # "sending password reset email to %s"
+        change=_LOG_CALL + r"[^\n;]{0,200}?(?:" + _SENSITIVE_NAME + r"(?!inal|iz)(?=\w*+\s*+[.,)}\]\[])|"
+               r"(?:req|request)\.body)",
         decisive=False),
     "ssrf": Rule(
         prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"

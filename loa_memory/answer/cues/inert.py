@@ -55,7 +55,8 @@ _LOOKS = [
 ]
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:sudo(?:\s++-[\w-]++)*+\s++)?(?:" + "|".join(_LOOKS) + r")")  # linear
 # a command run on another host: ``ssh ops@worker-3 'df -h; du -sh /var/log/*'`` looks if what it runs there does
-_SSH = re.compile(r"\Assh(?:\s++-[A-Za-z]++(?:\s++[^\s'\"-][^\s'\"]*+)?)*+\s++[^\s'\"-][^\s'\"]*+\s++'([^']*+)'\s*+\Z")
+# (an option may take a value or none: `ssh -t ops@host '...'`, `ssh -i key.pem -p 2222 ops@host '...'`)
+_SSH = re.compile(r"\Assh(?:\s++-[A-Za-z]++(?:\s++[^\s'\"-][^\s'\"]*+)?)*\s++[^\s'\"-][^\s'\"]*+\s++'([^']*+)'\s*+\Z")
 # a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`,
 # `ansible-playbook site.yml --check`
 _DRY_RUN = re.compile(r"(?<!\S)(?:--dry-?run(?:=(?:client|server|true))?|--check)(?!\S)|"
