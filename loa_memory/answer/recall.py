@@ -113,11 +113,16 @@ class Cue:
             if pointer:
                 return f"BEFORE {trigger}: follow the convention in {pointer} ({self.entry.id}, graduated)"
             return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
-        context = str(data.get("context") or "").rstrip(".")
-        where = f" (when {context})" if context else ""
-        if pointer:
-            return f"PREFER{where}: follow the convention in {pointer} ({self.entry.id}, graduated)"
-        return f"PREFER{where}: {headline(self.entry).rstrip('.')} ({self.entry.id})"
+        return preference_imperative(self.entry)
+
+
+def preference_imperative(entry: Entry) -> str:
+    """``PREFER (when <context>): <summary> (id)``, or where a graduated preference's convention lives now."""
+    context = str(entry.data.get("context") or "").rstrip(".")
+    where = f" (when {context})" if context else ""
+    if entry.graduated_to:
+        return f"PREFER{where}: follow the convention in {entry.graduated_to} ({entry.id}, graduated)"
+    return f"PREFER{where}: {headline(entry).rstrip('.')} ({entry.id})"
 
 
 @dataclass

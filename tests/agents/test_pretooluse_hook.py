@@ -226,3 +226,29 @@ def test_a_redis_write_with_an_expiry_is_silent_and_one_without_gets_the_cue(loa
     assert _hook(loa, "Edit", right) == (0, "")
     code, out = _hook(loa, "Edit", wrong)
     assert code == 0 and "Give every cache key an expiry" in out
+
+
+ERRORS = {"category": "preference", "summary": "API handlers return errors through HttpError, never a bare dict",
+          "content": "Our API error responses all go through api/errors.HttpError so clients get one shape.",
+          "context": "writing or changing an API handler", "applies_to": ["api/handlers/**"], "confidence": 0.9}
+BROADER = {**ERRORS, "summary": "Log through the request logger", "context": "logging in the API",
+           "content": "Use request.logger so every line carries the request id.", "applies_to": ["api/**"]}
+
+
+@needs_model
+def test_a_preference_applies_to_the_files_it_names(guarded: Cli) -> None:
+    for entry in (ERRORS, BROADER):
+        assert guarded("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    edit = {"file_path": str(guarded.root / "api/handlers/users.py"), "old_string": "pass",
+            "new_string": "return {'error': 'not found'}, 404"}
+    _code, out = _hook(guarded, "Edit", edit)
+    lines = json.loads(out)["hookSpecificOutput"]["additionalContext"].splitlines()
+    # one preference: of those whose globs hold the file, the most specific glob
+    assert lines[1:] == [f"PREFER (when writing or changing an API handler): {ERRORS['summary']} ("
+                         + lines[1].rsplit("(", 1)[1]]
+    assert _hook(guarded, "Edit", {**edit, "file_path": str(guarded.root / "web/src/users.ts")}) == (0, "")
+    # after the corrections that fire on the same call
+    _code, out = _hook(guarded, "Write", {"file_path": str(guarded.root / "api/handlers/migrate_memo.py"),
+                                           "content": 'def upgrade():\n    op.drop_column("invoices", "memo")\n'})
+    lines = json.loads(out)["hookSpecificOutput"]["additionalContext"].splitlines()
+    assert [line.split(" ", 1)[0] for line in lines[1:]] == ["BEFORE", "PREFER"]

@@ -66,6 +66,7 @@ ACTION_STANDOUT = (3.0, 4.5)  # meaning alone, meaning and names at full trust
 MEANING_STANDOUT = (4.0, 7.0)
 ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
+MAX_ACTION_PREFERENCES = 1  # after the corrections: a call's files rarely carry more than one house rule
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,12 @@ class ActionCue:
 
     @property
     def imperative(self) -> str:
-        """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best."""
+        """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best; a preference's
+        ``PREFER (when <context>): <summary> (id)``."""
+        if self.entry.category == "preference":
+            from loa_memory.answer.recall import preference_imperative
+
+            return preference_imperative(self.entry)
         trigger = self.trigger.rstrip(".")
         if self.entry.graduated_to:
             return f"BEFORE {trigger}: follow the convention in {self.entry.graduated_to} ({self.entry.id}, graduated)"
@@ -119,7 +125,7 @@ class ActionCues:
 def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None = None,
                     now: datetime | None = None) -> ActionCues:
     """The corrections to put in front of an agent before ``action`` runs, best first (at most
-    ``MAX_ACTION_CUES``)."""
+    ``MAX_ACTION_CUES``), then a preference that applies to its files (``MAX_ACTION_PREFERENCES``)."""
     moment = now or now_utc()
     paths = relative_paths(action, config.root)
     classes = action_classes(action, paths)
@@ -132,18 +138,34 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     elif only_tests(action, paths):  # a test or a story exercises the code a lesson is about without being it
         candidates = [e for e in candidates if about_tests([*e.triggers, e.summary]) or classes & _guarded(e)
                       or glob_match(e.applies_to, paths) or artifact_match(_artifacts(e), paths)]
-    if not candidates or not (action.text.strip() or paths):
-        return result
-    retriever = Retriever(config, grimoire)
-    scored = _score(retriever, result, candidates)
-    result.warnings = list(dict.fromkeys(retriever.warnings))
-    if not scored:
-        return result
-    best = max(c.standout for c in scored)
-    fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
-    fired.sort(key=lambda c: -c.standout)
-    result.cues = fired[:MAX_ACTION_CUES]
+    if candidates and (action.text.strip() or paths):
+        retriever = Retriever(config, grimoire)
+        scored = _score(retriever, result, candidates)
+        result.warnings = list(dict.fromkeys(retriever.warnings))
+        best = max((c.standout for c in scored), default=0.0)
+        fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
+        fired.sort(key=lambda c: -c.standout)
+        result.cues = fired[:MAX_ACTION_CUES]
+    result.cues += _preferences(grimoire, result, moment)
     return result
+
+
+def _preferences(grimoire: Grimoire, result: ActionCues, moment: datetime) -> list[ActionCue]:
+    """The preferences whose ``applies_to`` globs hold a file of the call ("API handlers in ``api/**`` return errors
+    through ``HttpError``"), the most specific glob first, then the newest: where a preference says it applies, it
+    is in front of the agent before it writes there. Only by path: a preference names a way of doing, not a mistake
+    whose action could be recognised, so its meaning alone fires nothing at the moment of action (``recall`` gives
+    it on the task's words)."""
+    if not result.paths:
+        return []
+
+    def specificity(entry: Entry) -> int:  # the literal characters of its longest glob that holds a file
+        return max(len(g.replace("*", "")) for g in entry.applies_to if glob_match([g], result.paths))
+
+    found = [e for e in grimoire.active_of("preference", moment) if glob_match(e.applies_to, result.paths)]
+    found.sort(key=lambda e: (specificity(e), e.timestamp, e.id), reverse=True)
+    return [ActionCue(e, 1.0, 0.0, str(e.data.get("context") or ""), frozenset(), True)
+            for e in found[:MAX_ACTION_PREFERENCES]]
 
 
 def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) -> list[ActionCue]:
