@@ -105,7 +105,8 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
     cat = config.category(str(data["category"]))
     content = data.get("content")
     if not isinstance(content, str) or not content.strip():
-        raise UsageError("a memory needs some content", hint="pass the text as an argument or in the JSON")
+        raise UsageError("a memory needs some content (its `content` is missing or empty)",
+                         hint="pass the text as an argument, or give the JSON a \"content\" field")
     if not isinstance(data.get("source") or {}, Mapping):
         raise ValidationError(f"the entry is not valid: source: expected object, got {data['source']!r}",
                               hint="source is an object such as {\"agent\": \"...\"}, or leave it out")
