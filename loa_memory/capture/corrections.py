@@ -199,7 +199,7 @@ SELF_CORRECTION = re.compile(
 # a reply that opens by approving and never turns against what the agent did ("yep, that was it, the console is
 # clean again"; "yeah fix the mypy one"): liked as a correction only when it turns ("Looks good. One thing though")
 APPROVING = re.compile(r"^(?:yes|yep|yup|yeah|great|perfect|nice|cool|ok(?:ay)?|thanks?|thank you|looks good|lgtm|"
-                       r"that works|works|good|sure|right)\b", _I)
+                       r"looks right|sounds (?:good|right|fine|great)|that works|works|good|sure|right)\b", _I)
 TURNING = re.compile(r"\b(?:but|though|however|although|one thing|a few things|two things|instead|rather|why|never|"
                      r"don'?t|do not|not|no|wrong|should(?:n'?t)?|must|stop|please|can you|could you|before)\b", _I)
 # an approval's punctuation and signs (👍 ✅ 🚀 :+1:): a sentence of nothing else has no lesson in it

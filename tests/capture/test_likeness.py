@@ -81,6 +81,7 @@ class _HearsEverything:
     "hmm, drop the banner actually - legal wants to review the copy first. take it out of the header.",
     "ok, let's skip the CSV export after all, support never asked for it.",
     "oops - I said hourly but finance wants it daily. can you change the cron?",
+    "sounds right. the migration is fine inline, the table is ~20k rows",
 ])
 def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     judge = _HearsEverything()
@@ -93,6 +94,7 @@ def test_approvals_and_asides_never_reach_likeness(said: str) -> None:
     "scrap that, the retry helper in http/retry.py already does backoff - use it instead.",
     "No - never mind the cache key, the bug is that you never invalidate it on write.",
     "I said no new dependencies but you added axios anyway. take it out.",
+    "looks right, but the queue needs tags = local.common_tags like everything else in infra/.",
 ])
 def test_the_agents_mistake_in_the_same_words_still_reaches_likeness(said: str) -> None:
     assert "correction" in _cues(said, _HearsEverything())  # type: ignore[arg-type]
