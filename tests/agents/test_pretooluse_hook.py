@@ -252,3 +252,20 @@ def test_a_preference_applies_to_the_files_it_names(guarded: Cli) -> None:
                                            "content": 'def upgrade():\n    op.drop_column("invoices", "memo")\n'})
     lines = json.loads(out)["hookSpecificOutput"]["additionalContext"].splitlines()
     assert [line.split(" ", 1)[0] for line in lines[1:]] == ["BEFORE", "PREFER"]
+
+
+MIGRATIONS = {"category": "procedure", "summary": "Writing a migration in this repository",
+              "content": "How a schema change ships here.", "confidence": 0.9, "applies_to": ["migrations/**"],
+              "steps": ["Generate it with alembic revision --autogenerate", "Read every operation",
+                        "Run it against a copy of production", "Add the down migration"]}
+
+
+@needs_model
+def test_a_procedure_applies_to_the_files_it_names(guarded: Cli) -> None:
+    added = guarded.json("add", "--from-json", "-", input=json.dumps(MIGRATIONS))["id"]
+    _code, out = _hook(guarded, "Write", {"file_path": str(guarded.root / "migrations/0042_cleanup.py"),
+                                           "content": 'def upgrade():\n    op.drop_column("invoices", "memo")\n'})
+    lines = json.loads(out)["hookSpecificOutput"]["additionalContext"].splitlines()
+    assert lines[1].startswith("BEFORE drop a column")
+    assert lines[2:] == [f"FOLLOW Writing a migration in this repository ({added}; its steps: loa-memory show {added})"]
+    assert _hook(guarded, "Bash", {"command": "git status", "description": "Show status"}) == (0, "")

@@ -52,7 +52,7 @@ from loa_memory.answer.cues.inert import about_tests, inert, only_tests
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import shared_names
 from loa_memory.answer.typical import Baseline, sources
-from loa_memory.model import Entry
+from loa_memory.model import Entry, headline
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
@@ -66,7 +66,8 @@ ACTION_STANDOUT = (3.0, 4.5)  # meaning alone, meaning and names at full trust
 MEANING_STANDOUT = (4.0, 7.0)
 ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
-MAX_ACTION_PREFERENCES = 1  # after the corrections: a call's files rarely carry more than one house rule
+HOUSE_RULES = ("preference", "procedure")  # after the corrections, by their applies_to files alone
+MAX_HOUSE_RULES = 1  # of each: a call's files rarely carry more than one house rule of a kind
 
 
 @dataclass(frozen=True)
@@ -92,11 +93,14 @@ class ActionCue:
     @property
     def imperative(self) -> str:
         """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best; a preference's
-        ``PREFER (when <context>): <summary> (id)``."""
+        ``PREFER (when <context>): <summary> (id)``; a procedure's ``FOLLOW <summary> (id; its steps: ...)``."""
         if self.entry.category == "preference":
             from loa_memory.answer.recall import preference_imperative
 
             return preference_imperative(self.entry)
+        if self.entry.category == "procedure":
+            name = self.entry.id
+            return f"FOLLOW {headline(self.entry).rstrip('.')} ({name}; its steps: loa-memory show {name})"
         trigger = self.trigger.rstrip(".")
         if self.entry.graduated_to:
             return f"BEFORE {trigger}: follow the convention in {self.entry.graduated_to} ({self.entry.id}, graduated)"
@@ -125,7 +129,7 @@ class ActionCues:
 def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None = None,
                     now: datetime | None = None) -> ActionCues:
     """The corrections to put in front of an agent before ``action`` runs, best first (at most
-    ``MAX_ACTION_CUES``), then a preference that applies to its files (``MAX_ACTION_PREFERENCES``)."""
+    ``MAX_ACTION_CUES``), then a preference and a procedure that apply to its files (``HOUSE_RULES``)."""
     moment = now or now_utc()
     paths = relative_paths(action, config.root)
     classes = action_classes(action, paths)
@@ -146,26 +150,27 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
         fired.sort(key=lambda c: -c.standout)
         result.cues = fired[:MAX_ACTION_CUES]
-    result.cues += _preferences(grimoire, result, moment)
+    for category in HOUSE_RULES:
+        result.cues += _house_rules(grimoire, result, category, moment)
     return result
 
 
-def _preferences(grimoire: Grimoire, result: ActionCues, moment: datetime) -> list[ActionCue]:
-    """The preferences whose ``applies_to`` globs hold a file of the call ("API handlers in ``api/**`` return errors
-    through ``HttpError``"), the most specific glob first, then the newest: where a preference says it applies, it
-    is in front of the agent before it writes there. Only by path: a preference names a way of doing, not a mistake
-    whose action could be recognised, so its meaning alone fires nothing at the moment of action (``recall`` gives
-    it on the task's words)."""
+def _house_rules(grimoire: Grimoire, result: ActionCues, category: str, moment: datetime) -> list[ActionCue]:
+    """The preferences (or procedures) whose ``applies_to`` globs hold a file of the call ("API handlers in
+    ``api/**`` return errors through ``HttpError``", "how we write a migration" for ``migrations/**``), the most
+    specific glob first, then the newest: where one says it applies, it is in front of the agent before it writes
+    there. Only by path: a way of doing is not a mistake whose action could be recognised, so meaning alone fires
+    nothing at the moment of action (``recall`` gives them on the task's words)."""
     if not result.paths:
         return []
 
     def specificity(entry: Entry) -> int:  # the literal characters of its longest glob that holds a file
         return max(len(g.replace("*", "")) for g in entry.applies_to if glob_match([g], result.paths))
 
-    found = [e for e in grimoire.active_of("preference", moment) if glob_match(e.applies_to, result.paths)]
+    found = [e for e in grimoire.active_of(category, moment) if glob_match(e.applies_to, result.paths)]
     found.sort(key=lambda e: (specificity(e), e.timestamp, e.id), reverse=True)
     return [ActionCue(e, 1.0, 0.0, str(e.data.get("context") or ""), frozenset(), True)
-            for e in found[:MAX_ACTION_PREFERENCES]]
+            for e in found[:MAX_HOUSE_RULES]]
 
 
 def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) -> list[ActionCue]:
