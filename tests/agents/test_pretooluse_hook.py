@@ -268,4 +268,4 @@ def test_a_procedure_applies_to_the_files_it_names(guarded: Cli) -> None:
     lines = json.loads(out)["hookSpecificOutput"]["additionalContext"].splitlines()
     assert lines[1].startswith("BEFORE drop a column")
     assert lines[2:] == [f"FOLLOW Writing a migration in this repository ({added}; its steps: loa-memory show {added})"]
-    assert _hook(guarded, "Bash", {"command": "git status", "description": "Show status"}) == (0, "")
+    assert _hook(guarded, "Bash", {"command": "cat migrations/0041_orders.py", "description": "Read it"}) == (0, "")

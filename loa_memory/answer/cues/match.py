@@ -150,8 +150,9 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
         fired.sort(key=lambda c: -c.standout)
         result.cues = fired[:MAX_ACTION_CUES]
-    for category in HOUSE_RULES:
-        result.cues += _house_rules(grimoire, result, category, moment)
+    if not (action.kind == "command" and inert(action, paths)):  # `cat api/handlers/x.py` only looks
+        for category in HOUSE_RULES:
+            result.cues += _house_rules(grimoire, result, category, moment)
     return result
 
 
