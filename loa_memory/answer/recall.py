@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from loa_memory.answer.imperatives import correction_line, preference_line
 from loa_memory.answer.typical import Baseline, sources
 from loa_memory.model import Entry, Finding, headline
 from loa_memory.render.problems import problem_records
@@ -103,26 +104,10 @@ class Cue:
 
     @property
     def imperative(self) -> str:
-        """``BEFORE <trigger>: <lesson> (id)`` or ``PREFER (when <context>): ... (id)``; a graduated cue
-        points to where its lesson lives now instead of repeating it."""
-        data = self.entry.data
-        pointer = self.entry.graduated_to
+        """``BEFORE <trigger>: <lesson> (id)`` or ``PREFER (when <context>): ... (id)`` (``imperatives.py``)."""
         if self.entry.category == "correction":
-            trigger = (self.entry.triggers or [self.entry.summary])[0].rstrip(".")
-            lesson = str(data.get("lesson") or self.entry.content).rstrip(".")
-            if pointer:
-                return f"BEFORE {trigger}: follow the convention in {pointer} ({self.entry.id}, graduated)"
-            return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
-        return preference_imperative(self.entry)
-
-
-def preference_imperative(entry: Entry) -> str:
-    """``PREFER (when <context>): <summary> (id)``, or where a graduated preference's convention lives now."""
-    context = str(entry.data.get("context") or "").rstrip(".")
-    where = f" (when {context})" if context else ""
-    if entry.graduated_to:
-        return f"PREFER{where}: follow the convention in {entry.graduated_to} ({entry.id}, graduated)"
-    return f"PREFER{where}: {headline(entry).rstrip('.')} ({entry.id})"
+            return correction_line(self.entry, (self.entry.triggers or [self.entry.summary])[0])
+        return preference_line(self.entry)
 
 
 @dataclass

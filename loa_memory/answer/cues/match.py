@@ -51,8 +51,9 @@ from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import about_tests, inert, only_tests
 from loa_memory.answer.cues.paths import artifact_match, glob_match
 from loa_memory.answer.cues.words import shared_names
+from loa_memory.answer.imperatives import correction_line, preference_line, procedure_line
 from loa_memory.answer.typical import Baseline, sources
-from loa_memory.model import Entry, headline
+from loa_memory.model import Entry
 from loa_memory.search.retriever import Retriever
 from loa_memory.store.config import Config
 from loa_memory.store.load import Grimoire, load_grimoire
@@ -92,20 +93,13 @@ class ActionCue:
 
     @property
     def imperative(self) -> str:
-        """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best; a preference's
-        ``PREFER (when <context>): <summary> (id)``; a procedure's ``FOLLOW <summary> (id; its steps: ...)``."""
+        """``BEFORE <trigger>: <lesson> (id)``, the trigger being the phrasing that matched best; a preference's or a
+        procedure's line (``imperatives.py``)."""
         if self.entry.category == "preference":
-            from loa_memory.answer.recall import preference_imperative
-
-            return preference_imperative(self.entry)
+            return preference_line(self.entry)
         if self.entry.category == "procedure":
-            name = self.entry.id
-            return f"FOLLOW {headline(self.entry).rstrip('.')} ({name}; its steps: loa-memory show {name})"
-        trigger = self.trigger.rstrip(".")
-        if self.entry.graduated_to:
-            return f"BEFORE {trigger}: follow the convention in {self.entry.graduated_to} ({self.entry.id}, graduated)"
-        lesson = (self.entry.lesson or self.entry.content).rstrip(".")
-        return f"BEFORE {trigger}: {lesson} ({self.entry.id})"
+            return procedure_line(self.entry)
+        return correction_line(self.entry, self.trigger)
 
     @property
     def blocks(self) -> bool:
@@ -137,7 +131,8 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
                         cue_id=uuid.uuid4().hex[:16])
     grimoire = grimoire or load_grimoire(config)
     candidates = grimoire.active_of("correction", moment)
-    if inert(action, paths):  # only a shared class or an applies_to path fires: without one, nothing to embed
+    looks = inert(action, paths)
+    if looks:  # only a shared class or an applies_to path fires: without one, nothing to embed
         candidates = [e for e in candidates if classes & _guarded(e) or glob_match(e.applies_to, paths)]
     elif only_tests(action, paths):  # a test or a story exercises the code a lesson is about without being it
         candidates = [e for e in candidates if about_tests([*e.triggers, e.summary]) or classes & _guarded(e)
@@ -150,7 +145,7 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
         fired.sort(key=lambda c: -c.standout)
         result.cues = fired[:MAX_ACTION_CUES]
-    if not (action.kind == "command" and inert(action, paths)):  # `cat api/handlers/x.py` only looks
+    if not (looks and action.kind == "command"):  # `cat api/handlers/x.py` only looks
         for category in HOUSE_RULES:
             result.cues += _house_rules(grimoire, result, category, moment)
     return result
