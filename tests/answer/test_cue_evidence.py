@@ -319,3 +319,66 @@ def test_the_exception_a_negation_makes_is_the_fix() -> None:
         assert follows_lesson(entry, "<div dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html) }} />")
     only = _correction(trigger="run subprocesses", summary="Injection", lesson="Pass a list without `shell=True`.")
     assert prescribed(only) == set() and mistaken(only) == {"shell=True"}  # a negation alone forbids
+
+
+def test_an_example_of_a_clause_asks_or_forbids_as_the_clause_does() -> None:
+    """"e.g. ..." and a parenthesis without a verb of their own give an example of the clause before: what it asks
+    for ("pass a comparator, e.g. `sort(...)`") or forbids ("never pass -x (`-fdx`)")."""
+    sort = _correction(trigger="sort numbers in JavaScript", summary="Prices sorted as strings",
+                       lesson="Always pass a comparator when sorting numbers, e.g. `sort((a, b) => a - b)`.")
+    assert follows_lesson(sort, "const sorted = [...samples].sort((a, b) => a - b);") == ["sort((a, b) => a - b)"]
+    assert follows_lesson(sort, "const sorted = [...samples].sort();") == []
+    aware = _correction(trigger="compare stored timestamps in Python", summary="Holds expired an hour late",
+                        lesson="Use timezone-aware UTC datetimes (`datetime.now(timezone.utc)`) everywhere.")
+    assert follows_lesson(aware, "now = datetime.now(timezone.utc)") == ["datetime.now(timezone.utc)"]
+    clean = _correction(trigger="clean a checkout", summary="Lost the local config",
+                        lesson="Never pass -x to git clean (e.g. `-fdx`) in a deploy checkout.")
+    assert prescribed(clean) == set() and "-fdx" in mistaken(clean)
+    own = _correction(trigger="clean a checkout", summary="Lost the local config",
+                      lesson="Delete the build folder (never `git clean -fdx`) instead.")
+    assert prescribed(own) == set()  # the parenthesis forbids on its own
+
+
+def test_a_qualified_name_is_followed_by_its_name_and_a_placeholder_by_anything() -> None:
+    dates = _correction(trigger="format dates in shared Java code", summary="Corrupted CSV dates",
+                        lesson="Use `java.time.format.DateTimeFormatter`, which is immutable and thread-safe.")
+    assert follows_lesson(dates, 'DateTimeFormatter.ofPattern("yyyy-MM-dd")') == ["java.time.format.DateTimeFormatter"]
+    assert follows_lesson(dates, 'new SimpleDateFormat("yyyy-MM-dd")') == []
+    restart = _correction(trigger="restart pods to pick up a ConfigMap", summary="Deleted every pod at once",
+                          lesson="Use `kubectl rollout restart deployment/<name>` instead of deleting the pods.")
+    assert follows_lesson(restart, "kubectl rollout restart deployment/payments-api") == [
+        "kubectl rollout restart deployment/<name>"]
+    assert follows_lesson(restart, "kubectl delete pods -l app=payments-api") == []
+
+
+def test_a_setting_is_its_value_not_a_call_of_it() -> None:
+    default = _correction(trigger="give a Django field a time default", summary="Every coupon expired at boot",
+                          lesson="Pass a callable as the default (`default=timezone.now`), never its result.")
+    assert follows_lesson(default, "expires_at = models.DateTimeField(default=timezone.now)") == [
+        "default=timezone.now"]
+    assert follows_lesson(default, "expires_at = models.DateTimeField(default=timezone.now())") == []
+
+
+def test_a_call_the_mistake_made_too_is_not_followed_by_its_name() -> None:
+    """The incident passed an f-string to `cursor.execute`: `cursor.execute(sql, params)` with any arguments would
+    be the mistake's own call; a counterfactual ("... would have stopped only that query") still tells the fix."""
+    sql = _correction(trigger="build SQL from user input", summary="Injectable search",
+                      content="The search built its WHERE clause with an f-string and passed it to `cursor.execute`.",
+                      lesson="Pass values as bound parameters (`cursor.execute(sql, params)` or the ORM).")
+    assert "cursor.execute(sql, params)" not in prescribed(sql)
+    assert follows_lesson(sql, "cursor.execute(f\"SELECT * FROM users WHERE email = '{email}'\")") == []
+    kill = _correction(trigger="stop a long-running Postgres query", summary="kill -9 restarted the cluster",
+                       content="A runaway query was stopped with `sudo kill -9` on its backend. "
+                               "`pg_cancel_backend` would have stopped only that query.",
+                       lesson="Use `pg_cancel_backend(pid)` first; never send SIGKILL to a Postgres process.")
+    assert prescribed(kill) == {"pg_cancel_backend(pid)"}
+
+
+def test_a_call_with_elided_arguments_is_followed_by_the_options_it_names() -> None:
+    """`jwt.verify(token, key, { algorithms: [...] })`: the token and key are the user's own names; a call of
+    jwt.verify that sets algorithms follows it, one that sets none does not."""
+    jwt = _correction(trigger="read claims from a JWT", summary="Forged admin tokens accepted",
+                      content="The middleware used `jwt.decode` and trusted the claims.",
+                      lesson="Authenticate with `jwt.verify(token, key, { algorithms: [...] })`.")
+    assert follows_lesson(jwt, 'const c = jwt.verify(raw, config.publicKey, {\n  algorithms: ["RS256"],\n});')
+    assert follows_lesson(jwt, "const c = jwt.verify(raw, config.publicKey);") == []

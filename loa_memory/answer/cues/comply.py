@@ -17,9 +17,14 @@ remedy ("it had to be rerun with ...", "builds now run under ...") or ask for it
 does. A span after "before", "when", "unless"...
 with no asking verb between names a moment, not the fix ("sanitize it with DOMPurify before any
 ``dangerouslySetInnerHTML``"); verbs inside backticks ask nothing. An identifier followed by true or false is a setting
-with its value ("keep isDebuggable false"), and a setting is followed in any syntax (``k=v``, ``k: v``, ``("k", "v")``).
-An ellipsis in a span stands for anything.
-A clause joined by "and" with no verb of its own goes on asking, a negation goes on over "or". A literal in a span
+with its value ("keep isDebuggable false"), and a setting is followed in any syntax (``k=v``, ``k: v``, ``("k", "v")``),
+by its value and not a call of it (``default=timezone.now`` is not ``default=timezone.now()``). An ellipsis or a
+placeholder (``deployment/<name>``) in a span stands for anything; a call whose arguments hold an ellipsis
+(``jwt.verify(token, key, { algorithms: [...] })``) is followed by a call of it that sets the options it names, the
+other argument names being the user's own; a qualified name (``java.time.format.DateTimeFormatter``) by its last name.
+A clause joined by "and" with no verb of its own goes on asking, a negation goes on over "or", and an example ("e.g.
+...", a parenthesis, "such as ...") with no verb of its own asks or forbids as the clause before it does. A call the
+incident made too (``cursor.execute``) is the thing both use, whatever arguments the lesson writes. A literal in a span
 stands for any literal but 0, 1 and quoted switches (``"false"``), and a span that is only a literal (``100dvh``)
 for itself: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a command in capitals (``SCAN``)
 by a client's option or method (``--scan``, ``.scan_iter(``); ``jwt.verify()`` by a call of it with any arguments.
@@ -40,7 +45,11 @@ from loa_memory.model import Entry
 # negations in prose: lower case or capitalised, never ALL CAPS ("NOT VALID", "NOT IN" are SQL)
 _NEGATION = re.compile(r"\b(?:[Nn]ever|[Nn]ot|[Nn]o|[Dd]on'?t|[Dd]o not|[Aa]void|[Ii]nstead of|[Rr]ather than|"
                        r"[Ww]ithout|[Nn]or|[Ss]top)\b")
-_CLAUSES = re.compile(r"[;:.!?]\s|,\s|\s\(|\b(?:and|but|or|then)\b")  # a parenthesis asks or forbids on its own
+# "e.g." and "i.e." end no clause; a parenthesis opens one of its own
+_CLAUSES = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[;:.!?]\s|,\s|\s\(|\b(?:and|but|or|then)\b")
+# a clause that only gives an example of the one before: "pass a comparator, e.g. `sort((a, b) => a - b)`",
+# "use aware datetimes (`datetime.now(timezone.utc)`)"
+_EXAMPLE = re.compile(r"\s*+(?:e\.g\.|i\.e\.|for (?:example|instance)\b|such as\b|like\b)", re.I)
 _BACKTICKED = re.compile(r"`[^`]*`")
 # SQL in capitals: several words ("CREATE INDEX CONCURRENTLY"), or one that only a statement has ("BEGIN")
 _SQL_WORD = r"(?:BEGIN|COMMIT|ROLLBACK|SAVEPOINT|CONCURRENTLY|RETURNING|TRUNCATE|VACUUM)"
@@ -61,11 +70,14 @@ _PREPOSITIONS = ("with", "via", "through")  # "before writing with `mode('overwr
 _KEYWORDS = re.compile(r"\b(?:[A-Z]{2,}(?: [A-Z]{2,}){1,4}|" + _SQL_WORD + r")\b")
 _IMPERATIVE = re.compile(r"(?<!\s)\s*+(?:always\s++)?(?:use|prefer|pin|enable)\b", re.I)
 _REMEDY = re.compile(r"\b(?:now|since then|from now on|from then on|going forward|had to be|has to be|have to be|"
-                     r"should have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
+                     r"should have|would have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_ELLIPSIS = re.compile(r"\.\.\.|…")
+_ELLIPSIS = re.compile(r"\.\.\.|…|<[a-z][\w-]*>")  # `deployment/<name>`: a placeholder stands for anything too
+_QUALIFIED = re.compile(r"(?:[a-z]\w*\.){2,}([A-Z]\w+)")  # java.time.format.DateTimeFormatter, used by its name
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)?\)$")  # any arguments
+_CALL = re.compile(r"^([A-Za-z_][\w.]*)\(([\s\S]*)\)$")
+_OPTION = re.compile(r"([A-Za-z_]\w*)\s*[:=](?![:=])")  # the options a call's arguments name: `{ algorithms: [...] }`
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _SETTING = re.compile(r"^([\w.-]+)=([\w.-]+)$")  # catchup=False: also ``catchup: false``, ``("catchup", "false")``
 _SWITCHED = re.compile(r"(?<!\s)\s++(?:(?:to|=|:)\s*+)?(true|false)\b", re.I)  # "keep isDebuggable false": a setting
@@ -144,8 +156,9 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         asks = _ASKS.search(prose)
         # "never check out or run X": the negation goes on over "or"; "put the number and name in a `reserved`
         # statement": a clause with no verb of its own goes on asking over "and"
-        goes_on = (join == "or" and before == "forbid") or (join == "and" and before == "ask" and not negation
-                                                              and not asks)
+        example = join == "(" or _EXAMPLE.match(clause) is not None
+        goes_on = ((join == "or" and before == "forbid")
+                   or (((join == "and" and before == "ask") or example) and not negation and not asks))
         carried = before if goes_on else ""
         # "never put it into `x` without / unless ... DOMPurify": the exception a negation makes is the fix
         exception = _EXCEPTION.search(prose, negation.end()) if negation else None
@@ -176,8 +189,8 @@ def _clauses(text: str) -> list[str]:
 
 
 def _joined_clauses(text: str) -> list[tuple[str, str]]:
-    """The clauses of ``text``, each with the word that joins it to the one before ("and", "or", "but", "then"), or
-    "" after punctuation."""
+    """The clauses of ``text``, each with the word that joins it to the one before ("and", "or", "but", "then"), "("
+    for a parenthesis, or "" after punctuation."""
     return [(text[a:b], join) for a, b, join in _clause_spans(text)]
 
 
@@ -187,7 +200,8 @@ def _clause_spans(text: str) -> list[tuple[int, int, str]]:
     cuts = [m for m in _CLAUSES.finditer(text) if not any(a < m.start() < b for a, b in quoted)]
     starts = [0, *(m.end() for m in cuts)]
     ends = [*(m.start() for m in cuts), len(text)]
-    joins = ["", *(m.group(0) if m.group(0).isalpha() else "" for m in cuts)]
+    joins = ["", *(m.group(0) if m.group(0).isalpha() else m.group(0).strip() if m.group(0).endswith("(") else ""
+                   for m in cuts)]
     return list(zip(starts, ends, joins, strict=True))
 
 
@@ -202,7 +216,8 @@ def _prescribed(lesson: str, mistake: str) -> frozenset[str]:
     lower = done.lower()
     as_code = " ".join(_BACKTICKED.findall(done)).lower()
     return frozenset(t for t in wanted - forbidden
-                     if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower()))
+                     if not _mentions(as_code if _WORD.fullmatch(t) else lower, t.lower())
+                     and not ((call := _ELLIPSIS_CALL.match(t)) and _mentions(lower, call.group(1).lower())))
 
 
 def _unremedied(text: str) -> str:
@@ -285,11 +300,19 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
     call = _ELLIPSIS_CALL.match(token)
     keywords = _KEYWORDS.fullmatch(token)
     setting = _SETTING.match(token)
+    if setting:  # the value itself: `default=timezone.now` is not `default=timezone.now()`
+        return re.search(r"(?<![\w-])" + re.escape(setting.group(1)) + r"[\"'\]]?\s*[=:,]\s*[\"']?(?i:"
+                         + re.escape(setting.group(2)) + r")(?![\w-]|\s*\()", change) is not None
     if (_mentions(change, token) or (call and _mentions(change, call.group(1) + "("))
-            or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))
-            or (setting and re.search(r"(?<![\w-])" + re.escape(setting.group(1)) + r"[\"'\]]?\s*[=:,]\s*[\"']?(?i:"
-                                      + re.escape(setting.group(2)) + r")(?![\w-])", change))):
+            or (keywords and re.search(r"\b" + r"\s+".join(token.split()) + r"\b", change, re.I))):
         return True
+    if literals and (qualified := _QUALIFIED.fullmatch(token)) and _mentions(change, qualified.group(1)):
+        return True
+    whole = _CALL.match(token)
+    # `jwt.verify(token, key, { algorithms: [...] })`: the arguments' names are the user's own, its options count
+    if literals and whole and _ELLIPSIS.search(whole.group(2)) and (options := _OPTION.findall(whole.group(2))):
+        return any(all(re.search(rf"(?<![\w-]){re.escape(o)}\s*[:=]", change[at.end():at.end() + 300]) for o in options)
+                   for at in re.finditer(r"(?<![\w-])" + re.escape(whole.group(1)) + r"\(", change))
     if literals and _ELLIPSIS.search(token) and not call:  # `moved { from = ..., to = ... }`: ... is anything
         pieces = [re.escape(piece.strip(" ,;")).replace(r"\ ", r"\s*") for piece in _ELLIPSIS.split(token)]
         words = [piece for piece in pieces if re.search(r"\w", piece)]  # a lone brace may close on a line not changed
