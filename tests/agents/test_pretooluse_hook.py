@@ -269,3 +269,34 @@ def test_a_procedure_applies_to_the_files_it_names(guarded: Cli) -> None:
     assert lines[1].startswith("BEFORE drop a column")
     assert lines[2:] == [f"FOLLOW Writing a migration in this repository ({added}; its steps: loa-memory show {added})"]
     assert _hook(guarded, "Bash", {"command": "cat migrations/0041_orders.py", "description": "Read it"}) == (0, "")
+
+
+RELEASE = {"category": "correction", "summary": "A debuggable release build reached the Play Store",
+           "content": "app/build.gradle.kts had isDebuggable = true in the release block for a tester's bug.",
+           "trigger": "change the Android release build type in app/build.gradle.kts",
+           "lesson": "Keep isDebuggable false in release builds; debug with a separate internal build variant",
+           "confidence": 0.9}
+TARGET_SDK = {"category": "correction", "summary": "Raising targetSdk broke notifications on Android 13",
+              "content": "targetSdk went to 33 without asking for POST_NOTIFICATIONS.",
+              "trigger": "raise the Android target SDK level",
+              "lesson": "Read the platform's behaviour changes for the new targetSdk and test on a device at that "
+                        "level",
+              "confidence": 0.9}
+
+
+@needs_model
+def test_an_edit_of_values_only_fires_the_correction_about_what_it_changes(loa: Cli) -> None:
+    """A version bump in the build file a release lesson is about tunes a value, not the release build type: silent;
+    raising targetSdk is the SDK lesson's own setting, and a debuggable release is no mere value."""
+    for entry in (RELEASE, TARGET_SDK):
+        assert loa("add", "--from-json", "-", input=json.dumps(entry)).exit_code == 0
+    path = str(loa.root / "app/build.gradle.kts")
+    bump = {"file_path": path, "old_string": '        versionCode = 412\n        versionName = "4.12.0"',
+            "new_string": '        versionCode = 413\n        versionName = "4.13.0"'}
+    assert _hook(loa, "Edit", bump) == (0, "")
+    code, out = _hook(loa, "Edit", {"file_path": path, "old_string": "        targetSdk = 33",
+                                    "new_string": "        targetSdk = 34"})
+    assert code == 0 and "BEFORE raise the Android target SDK level" in out
+    code, out = _hook(loa, "Edit", {"file_path": path, "old_string": "            isDebuggable = false",
+                                    "new_string": "            isDebuggable = true"})
+    assert code == 0 and "BEFORE change the Android release build type" in out

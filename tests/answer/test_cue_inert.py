@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loa_memory.answer.cues.action import Action
-from loa_memory.answer.cues.inert import inert, only_tests
+from loa_memory.answer.cues.inert import inert, only_tests, only_values
 
 LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks -q -x 2>&1 | tail -20",
            "kubectl --context prod-eu -n media get deploy thumbnail-worker -o jsonpath='{.spec.replicas}'",
@@ -76,3 +76,20 @@ def test_files_that_only_test(path: str, tests: bool) -> None:
     assert only_tests(Action("write", (path,), "text"), (path,)) is tests
     assert not only_tests(Action("edit", (path, "src/app.ts"), "text"), (path, "src/app.ts"))  # all files must be
     assert not only_tests(Action("command", (), "pytest " + path), ())  # a command is read by what it runs
+
+
+@pytest.mark.parametrize(("old", "new", "values"), [
+    ("          node-version: 18", "          node-version: 20", True),
+    ('versionCode = 412\nversionName = "4.12.0"', 'versionCode = 413\nversionName = "4.13.0"', True),
+    ('LANGUAGE_CODE = "en-us"', 'LANGUAGE_CODE = "en-gb"', True),
+    ("SESSION_COOKIE_AGE = 60 * 60 * 24 * 14", "SESSION_COOKIE_AGE = 60 * 60 * 24 * 7", True),
+    ('  notice: "Saved."', '  notice: "Profile updated"', True),
+    ("DEBUG = False", "DEBUG = True", False),  # a switch, not a value
+    ("    timeout: 30", "    timeout: 0", False),
+    ('  enabled: "false"', '  enabled: "true"', False),
+    ("cache.set(key, value, ex=300)", "cache.set(key, value)", False),
+    ("items.sort((a, b) => a - b)", "items.sort()", False),
+])
+def test_edits_that_change_only_values(old: str, new: str, values: bool) -> None:
+    assert only_values(Action("edit", ("f",), new, old)) is values
+    assert not only_values(Action("write", ("f",), new))  # a whole file written is more than a value

@@ -7,7 +7,11 @@ Such a call works in the correction's area (a runbook about Redis, the tests of 
 anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
 ``applies_to`` path still does (``match.py``). A call that writes only tests, fixtures or stories exercises the code
 a lesson is about without being it: only a correction about tests fires on it by meaning, as a task asking for tests
-fires only such a correction at ``recall``.
+fires only such a correction at ``recall``. An edit that changes only values (a version, a limit, a message, a hostname:
+``node-version: 18`` to ``20``, ``SESSION_COOKIE_AGE = 60 * 60 * 24 * 14`` to ``7``) tunes what the code does, not how:
+it fires a correction only with evidence, a shared class (renaming a Terraform resource changes only a quoted label),
+an ``applies_to`` path or the mistake's own code, or when the changed lines name what the correction is about
+(``targetSdk = 34`` and "raising the Android target SDK level").
 """
 
 from __future__ import annotations
@@ -78,6 +82,25 @@ def inert(action: Action, paths: tuple[str, ...]) -> bool:
         return False
     stages = [stage.strip() for stage in _STAGES.split(command)]
     return any(stages) and all(_LOOKING.match(stage) or _DRY_RUN.search(stage) for stage in stages if stage)
+
+
+# a literal: a quoted string or a number; 0 and 1, true, false and the like switch something, and are no mere value
+_VALUE = re.compile(r"\"(?:[^\"\\\n]|\\.)*+\"|'(?:[^'\\\n]|\\.)*+'|\b\d[\w.]*+")
+_SWITCH = re.compile(r"[01]|([\"'])(?i:true|false|yes|no|on|off|none|null|)\1")
+_SKELETON = re.compile(_VALUE.pattern + r"|\w++|[^\w\s]")
+
+
+def only_values(action: Action) -> bool:
+    """Whether ``action`` is an edit that changes only values: its old and new text are the same code with other
+    literals (strings, numbers; not 0 or 1, true or false)."""
+    if action.kind != "edit" or not action.removed or action.removed == action.text:
+        return False
+    return _skeleton(action.removed) == _skeleton(action.text)
+
+
+def _skeleton(code: str) -> list[str]:
+    return ["" if _VALUE.fullmatch(token) and not _SWITCH.fullmatch(token) else token
+            for token in _SKELETON.findall(code)]
 
 
 def only_tests(action: Action, paths: tuple[str, ...]) -> bool:

@@ -31,7 +31,10 @@ correction never fires when:
 - the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
   ``applies_to`` path with it: a Redis runbook is not a Redis write;
 - the call writes only tests, fixtures or stories and the correction is not about tests, sharing no class or path
-  with it: the stories of a list component are not the list keyed by index.
+  with it: the stories of a list component are not the list keyed by index;
+- the call is an edit that changes only values (``inert.only_values``: ``node-version: 18`` to ``20``), has no
+  evidence for it and the changed lines share no word with the correction's triggers, lesson or summary: a version
+  bump in the file a release lesson is about is not the release mistake, raising ``targetSdk`` is the SDK lesson's.
 
 Calibrated on benchmarks/data/action_cues and on the blind activation sets once each had been measured (the bars,
 the inert calls and the mistake's code were chosen on sets 1-6 pooled, 240 guarded calls); each new blind set is
@@ -48,9 +51,9 @@ from typing import Any
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
 from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
-from loa_memory.answer.cues.inert import about_tests, inert, only_tests
+from loa_memory.answer.cues.inert import about_tests, inert, only_tests, only_values
 from loa_memory.answer.cues.paths import artifact_match, glob_match
-from loa_memory.answer.cues.words import shared_names
+from loa_memory.answer.cues.words import shared_names, words
 from loa_memory.answer.imperatives import correction_line, preference_line, procedure_line
 from loa_memory.answer.typical import Baseline, sources
 from loa_memory.model import Entry
@@ -142,7 +145,9 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         scored = _score(retriever, result, candidates)
         result.warnings = list(dict.fromkeys(retriever.warnings))
         best = max((c.standout for c in scored), default=0.0)
-        fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN]
+        tuned = words(action.added) if only_values(action) else None  # a version, a limit, a message
+        fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN
+                 and (c.evidence or tuned is None or tuned & _about(c.entry))]
         fired.sort(key=lambda c: -c.standout)
         result.cues = fired[:MAX_ACTION_CUES]
     if not (looks and action.kind == "command"):  # `cat api/handlers/x.py` only looks
@@ -221,6 +226,11 @@ def _named(entry: Entry) -> frozenset[str]:
     A summary tells the incident ("the push dropped a column", "the published image layers"), not always the
     action to guard."""
     return frozenset().union(*(prose_classes(t) for t in entry.triggers))
+
+
+def _about(entry: Entry) -> frozenset[str]:
+    """The words of what ``entry`` guards and asks: its triggers, lesson and summary."""
+    return words(" ".join([*entry.triggers, entry.lesson or "", entry.summary]))
 
 
 def _artifacts(entry: Entry) -> list[str]:
