@@ -25,7 +25,11 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            # with sudo, on another host through ssh, and Argo CD's read-only commands
            "sudo du -sh /var/log/nginx/* | sort -h", "ssh -p 2222 ops@api-02 'df -h /; sudo du -sh /var/lib/docker'",
            "ssh -t -i ~/.ssh/ops.pem ops@api-02 'sudo tail -n 100 /var/log/app/app.log'",
-           "argocd app get payments --refresh && argocd app diff payments"]
+           "argocd app get payments --refresh && argocd app diff payments",
+           # Redis commands in capitals, a crontab listed, Kafka's tools describing
+           "redis-cli -h cache.prod -p 6379 --no-auth-warning -a \"$REDIS_PASSWORD\" INFO memory | grep used_memory",
+           "ssh etl-03 'sudo crontab -l -u warehouse'",
+           "kafka-consumer-groups.sh --bootstrap-server kafka-1:9092 --describe --group order-projector"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
@@ -34,7 +38,9 @@ CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", 
             "psql \"$DATABASE_URL\" -c 'DROP TABLE events'", "cat <<'EOF' > deploy.sh\nrm -rf /srv/app\nEOF",
            "git clean -fdx", "psql \"$URL\" -f fix.sql", "sudo rm -f /var/log/app/app.log",
             "ssh ops@api-02 'sudo truncate -s 0 /var/log/app.log'", "ssh ops@api-02 'df -h' > disk.txt",
-            "argocd app sync payments --prune",
+            "argocd app sync payments --prune", "crontab -r", "redis-cli -h cache.prod FLUSHALL",
+            "kafka-consumer-groups.sh --bootstrap-server k:9092 --group g --reset-offsets --to-latest --execute "
+            "--describe", "kafka-topics.sh --bootstrap-server k:9092 --alter --topic t --partitions 12",
            # a query that only reads can be the mistake: a whole partitioned table scanned, a report on the primary
            "bq query --use_legacy_sql=false 'SELECT country, COUNT(*) FROM `prod.analytics.page_views` GROUP BY 1'"]
 

@@ -50,8 +50,13 @@ _LOOKS = [
     r"docker\s+(?:ps|logs|images|inspect|compose(?:\s+-f\s+\S+)?\s+(?:ps|logs|config))\b",
     r"terraform(?:\s+-chdir=\S+)?\s+(?:plan|init|fmt|validate|show|output|workspace\s+(?:show|list)|state\s+(?:list|show)"
     r"|providers|version)\b",
-    r"redis-cli" + _REDIS_FLAGS + r"\s++(?:info|get|mget|ttl|pttl|type|exists|strlen|hget|hgetall|hlen|llen|lrange|"
-    r"scard|smembers|zcard|zrange|dbsize|ping|memory\s+(?:usage|stats)|slowlog\s+get|client\s+list|config\s+get|scan)\b",
+    r"redis-cli" + _REDIS_FLAGS + r"\s++(?i:info|get|mget|ttl|pttl|type|exists|strlen|hget|hgetall|hlen|llen|lrange|"
+    r"scard|smembers|zcard|zrange|dbsize|ping|memory\s+(?:usage|stats)|slowlog\s+get|client\s+list|config\s+get|"
+    r"scan)\b",  # Redis commands in any case: INFO keyspace
+    r"crontab(?:\s+-u\s+\S+)?\s+-l\b",
+    # Kafka's tools describe or list unless told to change something
+    r"kafka-(?:consumer-groups|topics|configs)(?:\.sh)?(?=[^;&|\n]*\s--(?:describe|list)\b)"
+    r"(?![^;&|\n]*\s--(?:alter|delete|reset-offsets|create|execute|add-config|delete-config)\b)",
     r"redis-cli" + _REDIS_FLAGS + r"\s++--scan\b",  # listing keys; a DEL after a pipe is a step of its own
     r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
     r"ansible-(?:inventory|doc|lint)\b",
