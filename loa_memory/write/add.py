@@ -143,6 +143,7 @@ def complete_entry(config: Config, fields: Mapping[str, Any], used_ids: set[str]
 
 
 _REQUIRED = re.compile(r"^entry: ([a-z_]+) is required$")
+_MINIMUM = re.compile(r"^([a-z_]+): \S+ is below this category's minimum of (\S+)$")
 
 
 def validate_new(config: Config, data: Mapping[str, Any]) -> None:
@@ -152,9 +153,13 @@ def validate_new(config: Config, data: Mapping[str, Any]) -> None:
         details = "; ".join(p.message for p in problems[:5])
         missing = [m[1] for p in problems if (m := _REQUIRED.match(p.message))]
         flags = " and ".join(f"--{name.replace('_', '-')} TEXT" for name in missing)
+        low = [m for p in problems if (m := _MINIMUM.match(p.message))]
+        raise_to = "; ".join(f"raise {m[1]} to at least {m[2]} (--{m[1].replace('_', '-')} {m[2]}, or "
+                             f'"{m[1]}": {m[2]} in --from-json)' for m in low)
         category = data.get("category", "CATEGORY")
         raise ValidationError(f"the entry is not valid: {details}",
                               hint=(f"pass {flags} (or those fields in --from-json); " if flags else "")
+                              + (f"{raise_to}; " if raise_to else "")
                               + f"`loa-memory add {category} --help` lists every field's flag; nothing was written")
 
 

@@ -89,3 +89,11 @@ def test_stats_shows_when_capture_last_ran(loa: Cli) -> None:
     git(loa.root, "commit", "-qm", "init\n\nFact: the gateway times out after 30 seconds")
     assert loa("capture", "--commit", "HEAD").exit_code == 0
     assert "capture: never" not in loa("stats").stdout
+
+
+def test_a_confidence_below_the_category_minimum_says_what_to_raise(loa: Cli) -> None:
+    entry = {"category": "decision", "summary": "Use X", "content": "We use X for the queue.", "confidence": 0.5}
+    outcome = loa("add", "--from-json", "-", input=json.dumps(entry))
+    assert outcome.exit_code == 1
+    assert 'raise confidence to at least 0.9 (--confidence 0.9, or "confidence": 0.9 in --from-json)' in outcome.output
+    assert "nothing was written" in outcome.output
