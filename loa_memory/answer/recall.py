@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from loa_memory.answer.adapter import adapted, task_map
 from loa_memory.answer.imperatives import correction_line, preference_line
 from loa_memory.answer.typical import Baseline, sources
 from loa_memory.model import Entry, Finding, headline
@@ -40,7 +41,10 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # It fires when that reaches CUE_STANDOUT (from meaning's bar alone to the sum's as names earn trust) and is within
 # CUE_MARGIN of the best correction's. A task that asks for prose (document, explain, summarise) fires only a
 # correction that names the same kind of action; one that asks for tests, only such a correction or one about tests.
+# With a task adapter for the embedder (``adapter.py``: MPNet) the task's vector is first turned towards the triggers
+# it pulls, for the trigger cosines and the typical memory alike, and the bars are ADAPTED_STANDOUT.
 CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
+ADAPTED_STANDOUT = (4.0, 6.0)  # the same with the task's vector turned towards triggers (``adapter.py``)
 CUE_MARGIN = 1.0
 CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
@@ -140,14 +144,16 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     from loa_memory.answer.cues.inert import about_tests  # lazily: loads the cues package, only with corrections
     from loa_memory.answer.cues.words import shared_names
 
-    cosine = dict(retriever.semantic(task))
+    embedder = retriever.sidecar().embedder
+    query = adapted(task_vector, task_map(embedder.name, embedder.dim))  # the task as triggers say it
+    cosine = dict(retriever.semantic(task, vector=query))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
     baseline = Baseline({key: cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()})
     names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
-    to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ task_vector
+    to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ query
     scored = []
     start = 0
     for entry, texts in zip(candidates, phrasings, strict=True):
@@ -165,7 +171,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         scored.append(Cue(entry, relevance, shared, standout))
     if not scored:
         return []
-    bar = CUE_STANDOUT[0] + (CUE_STANDOUT[1] - CUE_STANDOUT[0]) * names.trust
+    low, high = CUE_STANDOUT if query is task_vector else ADAPTED_STANDOUT
+    bar = low + (high - low) * names.trust
     best = max(c.standout for c in scored)
     cues = [c for c in scored if c.standout >= bar and c.standout >= best - CUE_MARGIN]
     cues.sort(key=lambda c: -c.standout)

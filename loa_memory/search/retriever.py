@@ -83,9 +83,11 @@ class Retriever:
         self.index.refresh(self.grimoire)
         return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
 
-    def semantic(self, text: str, *, limit: int | None = None, also: Sequence[str] = ()) -> list[tuple[str, float]]:
+    def semantic(self, text: str, *, limit: int | None = None, also: Sequence[str] = (),
+                 vector: Any = None) -> list[tuple[str, float]]:
         """(key, cosine) of the ``limit`` nearest entries (default: all with a vector), best first,
-        followed by those of ``also`` (the lexical hits, whose cosine fusion needs) not among them."""
+        followed by those of ``also`` (the lexical hits, whose cosine fusion needs) not among them; ``vector``
+        stands for ``text``'s own when given."""
         from loa_memory.search.embed.sidecar import top_k
 
         sidecar = self.sidecar()
@@ -100,7 +102,7 @@ class Retriever:
             return []
         if not keys:
             return []  # nothing to compare with: the model is not even loaded
-        query = self.vectors([text])[0]
+        query = self.vectors([text])[0] if vector is None else vector
         every = sidecar.scores(query)
         if len(rows) and int(rows.max()) >= len(every):  # the vectors changed since the rows were read (another
             keys, rows, position, missing = self._view(hash_of)  # process rebuilding them): read them again
