@@ -49,7 +49,7 @@ _NEGATION = re.compile(r"\b(?:[Nn]ever|[Nn]ot|[Nn]o|[Dd]on'?t|[Dd]o not|[Aa]void
 _CLAUSES = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[;:.!?]\s|,\s|\s\(|\b(?:and|but|or|then)\b")
 # a clause that only gives an example of the one before: "pass a comparator, e.g. `sort((a, b) => a - b)`",
 # "use aware datetimes (`datetime.now(timezone.utc)`)"
-_EXAMPLE = re.compile(r"\s*+(?:e\.g\.|i\.e\.|for (?:example|instance)\b|such as\b|like\b)", re.I)
+_EXAMPLE = re.compile(r"(?<!\s)\s*+(?:e\.g\.|i\.e\.|for (?:example|instance)\b|such as\b|like\b)", re.I)
 _BACKTICKED = re.compile(r"`[^`]*`")
 # SQL in capitals: several words ("CREATE INDEX CONCURRENTLY"), or one that only a statement has ("BEGIN")
 _SQL_WORD = r"(?:BEGIN|COMMIT|ROLLBACK|SAVEPOINT|CONCURRENTLY|RETURNING|TRUNCATE|VACUUM)"
@@ -73,11 +73,11 @@ _REMEDY = re.compile(r"\b(?:now|since then|from now on|from then on|going forwar
                      r"should have|would have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ELLIPSIS = re.compile(r"\.\.\.|…|<[a-z][\w-]*>")  # `deployment/<name>`: a placeholder stands for anything too
-_QUALIFIED = re.compile(r"(?:[a-z]\w*\.){2,}([A-Z]\w+)")  # java.time.format.DateTimeFormatter, used by its name
+_QUALIFIED = re.compile(r"(?<![\w.])(?:[a-z]\w*+\.){2,}+([A-Z]\w++)")  # java.time.format.DateTimeFormatter, used by its name
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)?\)$")  # any arguments
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(([\s\S]*)\)$")
-_OPTION = re.compile(r"([A-Za-z_]\w*)\s*[:=](?![:=])")  # the options a call's arguments name: `{ algorithms: [...] }`
+_OPTION = re.compile(r"(?<!\w)([A-Za-z_]\w*+)\s*+[:=](?![:=])")  # the options a call's arguments name: `{ algorithms: [...] }`
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _SETTING = re.compile(r"^([\w.-]+)=([\w.-]+)$")  # catchup=False: also ``catchup: false``, ``("catchup", "false")``
 _SWITCHED = re.compile(r"(?<!\s)\s++(?:(?:to|=|:)\s*+)?(true|false)\b", re.I)  # "keep isDebuggable false": a setting
