@@ -73,11 +73,13 @@ _REMEDY = re.compile(r"\b(?:now|since then|from now on|from then on|going forwar
                      r"should have|would have|fixed (?:it |this )?by|the fix (?:was|is)|(?:was|were) fixed)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ELLIPSIS = re.compile(r"\.\.\.|…|<[a-z][\w-]*>")  # `deployment/<name>`: a placeholder stands for anything too
-_QUALIFIED = re.compile(r"(?<![\w.])(?:[a-z]\w*+\.){2,}+([A-Z]\w++)")  # java.time.format.DateTimeFormatter, used by its name
+# java.time.format.DateTimeFormatter, used by its last name
+_QUALIFIED = re.compile(r"(?<![\w.])(?:[a-z]\w*+\.){2,}+([A-Z]\w++)")
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)?\)$")  # any arguments
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(([\s\S]*)\)$")
-_OPTION = re.compile(r"(?<!\w)([A-Za-z_]\w*+)\s*+[:=](?![:=])")  # the options a call's arguments name: `{ algorithms: [...] }`
+# the options a call's arguments name: `{ algorithms: [...] }`
+_OPTION = re.compile(r"(?<!\w)([A-Za-z_]\w*+)\s*+[:=](?![:=])")
 _IDENTIFIER = re.compile(r"[\w-]{4,}")
 _SETTING = re.compile(r"^([\w.-]+)=([\w.-]+)$")  # catchup=False: also ``catchup: false``, ``("catchup", "false")``
 _SWITCHED = re.compile(r"(?<!\s)\s++(?:(?:to|=|:)\s*+)?(true|false)\b", re.I)  # "keep isDebuggable false": a setting
