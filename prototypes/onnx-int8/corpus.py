@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import yaml
+
 from loa_memory.model import Entry
 from loa_memory.search.embed.text import embedding_text
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import corpus
+
 from loa_memory.search.embed import minilm, mpnet
 from loa_memory.search.embed.wordpiece import WordPiece
-
-import corpus
 
 EDGE = [
     "Café déjà vu — naïve résumé, Ångström, Ærø, straße, İstanbul, ǅ, ﬁ ligature",
