@@ -12,7 +12,7 @@ and groups whose three sessions were all captured and promoted as one recurring 
 episode in it). ``--embedder hashing`` measures without the embedding models.
 
 Run: python benchmarks/capture_words.py --set benchmarks/data/capture-words/transcripts [--embedder NAME]
-     [--report FILE --title TITLE] [--show]
+     [--report FILE --title TITLE] [--show] [--alone]
      python benchmarks/capture_words.py --set DIR --time-detect 20   # detection time on one long transcript
 """
 
@@ -213,6 +213,31 @@ def measure(folder: Path, embedder: str | None, show: bool = False) -> dict[str,
     return result
 
 
+def alone(folder: Path, embedder: str | None) -> dict[str, Any]:
+    """The issue's own shape: each group's three sessions (each pair's two) in a grimoire of their own. A group
+    passes when capture and promotion make exactly one correction of it, a pair when nothing is promoted."""
+    labels = json.loads((folder / "labels.json").read_text("utf-8"))
+    found: dict[str, list[str]] = {"groups": [], "groups_failed": [], "pairs_promoted": [], "pairs": []}
+    for key in ("groups", "pairs"):
+        stems, _ = _session_files(folder, labels, key)
+        for name, value in _group_items(labels, key):
+            with tempfile.TemporaryDirectory(prefix="capture-alone-") as scratch:
+                subset = Path(scratch)
+                for stem in stems[name]:
+                    shutil.copy(folder / f"{stem}.jsonl", subset / f"{stem}.jsonl")
+                only = {"groups": {name: value}} if key == "groups" else {"groups": {}, "pairs": {name: value}}
+                (subset / "labels.json").write_text(json.dumps(only), "utf-8")
+                result = measure(subset, embedder)
+            if key == "groups":
+                passed = name in result["recurring"] and result["promoted_clusters"] == 1
+                found["groups" if passed else "groups_failed"].append(name)
+            else:
+                found["pairs"].append(name)
+                if result["promoted_clusters"]:
+                    found["pairs_promoted"].append(name)
+    return found
+
+
 def render(title: str, folder: Path, result: dict[str, Any]) -> str:
     lines = [
         f"### {title}",
@@ -247,6 +272,14 @@ def render(title: str, folder: Path, result: dict[str, Any]) -> str:
         lines += [f"- {f}" for f in result["false"]]
     if result["not_recurring"]:
         lines += ["", "Groups not promoted as one recurring correction: " + ", ".join(result["not_recurring"]) + "."]
+    if "alone" in result:
+        each = result["alone"]
+        total = len(each["groups"]) + len(each["groups_failed"])
+        lines += ["", f"Each group alone in a grimoire of its own (the issue's shape): {len(each['groups'])}/{total} "
+                  f"promoted as exactly one correction; pairs alone promoted: {len(each['pairs_promoted'])}/"
+                  f"{len(each['pairs'])} (should be none)."]
+        if each["groups_failed"]:
+            lines.append("Not promoted alone: " + ", ".join(each["groups_failed"]) + ".")
     return "\n".join(lines) + "\n"
 
 
@@ -275,6 +308,8 @@ def main() -> None:
     parser.add_argument("--report", type=Path, help="append the table to this Markdown file")
     parser.add_argument("--title", default="capture-words", help="heading of the table in the report")
     parser.add_argument("--show", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--alone", action="store_true",
+                        help="also run each group (and pair) in a grimoire of its own, as the issue's check does")
     parser.add_argument(
         "--time-detect", type=int, metavar="N", help="only time cue detection on the set joined N times"
     )
@@ -283,6 +318,8 @@ def main() -> None:
         print(time_detect(args.set, args.time_detect))
         return
     result = measure(args.set, args.embedder, args.show)
+    if args.alone:
+        result["alone"] = alone(args.set, args.embedder)
     text = render(args.title, args.set, result)
     print(text)
     if args.report:

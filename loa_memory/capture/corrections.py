@@ -56,7 +56,8 @@ WORD_RULES: tuple[WordRule, ...] = (
         "any",
     ),
     _rule("dont-instead", rf"\b{_NEG}\b.*\b(?:instead|rather than)\b", 0.85, "any"),
-    _rule("again", r"^(?:again|once again|once more)\s*[:,!—-]", 0.8, "any"),
+    _rule("again", r"^(?:again|once again|once more|one more time|for the (?:last|second|third|fourth|nth) time)"
+          r"\s*[:,!—-]", 0.8, "any"),
     _rule(
         "no",
         r"^(?:no|nope|nah)\b(?!\s*[,.!]?\s*(?:problem|worries|thanks?|rush|need|worry|"

@@ -77,9 +77,11 @@ RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:wa
                        r"it turned out|turns out)\b", _I)
 LEAD = re.compile(r"^(?:(?:(?:no|nope|nah)(?=\s*[,.!:;—-])|wait|actually|ok|okay|hmm|well|again|once again|please|pls|"
                    r"plz|but|and|so|thanks|thank you|one (?:more )?thing|"
-                   r"good(?: find)?|yes(?: please)?|great|nice|as i said|i(?:'ve| have)? (?:already )?told you"
+                   r"good(?: find)?|yes(?: please)?|great|nice|as i said|like i said|once more|one more time|"
+                   r"for the (?:last|second|third|fourth|nth) time|i(?:'ve| have)? (?:already )?told you"
                    r"(?: (?:last time|before|already|twice))?|(?:that'?s|that is|this is|it'?s) "
                    r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
+_CODE_START = re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*(?:[A-Z_(\[$]|\.\w)")  # ``serializeOrder(...)``, ``ds.get``: not capitalised
 _EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|dont|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—.]|\s+-+\s|$)", _I),
                      re.compile(r"\b(?:stop|quit)\s+(?P<x>\w+ing\b[^,;.—]*?)(?:\s+-+\s|\s*[,;.—]|$)", _I))
 _REASON = re.compile(r"\b(?:because|since|as it|as they|so that)\s+(?P<why>.+?)[.!]?$", _I)
@@ -265,7 +267,7 @@ def _fields(kind: Kind, quote: str, previous_assistant: str, told: str = "") -> 
         trigger = next((m["x"].strip() for p in _EXPLICIT_TRIGGER if (m := p.search(quote))), "")
         lesson = LEAD.sub("", told or quote).strip() or quote
         return {"trigger": _quote(trigger or previous_assistant or quote),
-                "lesson": _quote(lesson[:1].upper() + lesson[1:])}
+                "lesson": _quote(lesson if _CODE_START.match(lesson) else lesson[:1].upper() + lesson[1:])}
     if kind == "decision":
         fields: dict[str, Any] = {}
         reason = _REASON.search(quote)

@@ -85,18 +85,23 @@ def greedy(items: Sequence[tuple[Entry, str, int]], matrix: Any, threshold: floa
     return clusters
 
 
-def average_link(similarity: Any, threshold: float) -> list[list[int]]:
+def average_link(similarity: Any, threshold: float, whole: Callable[[list[int]], bool] | None = None,
+                 strict: float = 1.0) -> list[list[int]]:
     """Indexes of a square ``similarity`` matrix clustered by average link: the two clusters whose members are
     closest on average merge while that average reaches ``threshold``. Unlike ``greedy_clusters`` the result
     does not depend on the order, so a third wording close to the first two together is not left out because
-    it came second. Clusters come in the order of their first member."""
+    it came second. Two clusters that are each ``whole`` already (a cue said in enough sessions) merge only at
+    ``strict``: in one repository two lessons about the same files are each a tight cluster of their wordings,
+    and near enough on average to join. Clusters come in the order of their first member."""
     matrix = np.asarray(similarity, dtype=np.float64)
     clusters: list[list[int]] = [[n] for n in range(len(matrix))]
     sums = matrix.copy()  # sums[a, b]: total similarity between the members of clusters a and b
     alive = np.ones(len(matrix), dtype=bool)
+    complete = np.array([bool(whole and whole(c)) for c in clusters], dtype=bool)
     while alive.sum() > 1:
         sizes = np.array([len(c) for c in clusters], dtype=np.float64)
         average = sums / np.outer(sizes, sizes)
+        average[np.outer(complete, complete) & (average < strict)] = -np.inf
         average[~alive, :] = -np.inf
         average[:, ~alive] = -np.inf
         np.fill_diagonal(average, -np.inf)
@@ -107,6 +112,7 @@ def average_link(similarity: Any, threshold: float) -> list[list[int]]:
         sums[a, :] += sums[b, :]
         sums[:, a] += sums[:, b]
         alive[b] = False
+        complete[a] = bool(whole and whole(clusters[a]))
     return sorted((sorted(clusters[n]) for n in np.flatnonzero(alive)), key=lambda members: members[0])
 
 

@@ -76,7 +76,8 @@ def cue_text(entry: Entry, kind: str) -> str:
 _ACTION_TRIGGER = re.compile(r"^[A-Z][A-Za-z]+: \S")  # a tool call, as capture describes one
 SHARED_WORD_BONUS = 0.08
 SHARED_WORDS_COUNTED = 3
-TRIM_FLOOR = 0.55  # a correction nearer than this on average to the rest of its cluster leaves it (``trimmed``)
+TRIM_FLOOR = 0.55  # a correction nearer than this on average to the rest of its cluster leaves it (``trimmed``);
+# two cues each said in enough sessions merge only this near (``average_link``)
 
 
 def correction_similarity(texts: list[str], matrix: Any, recurrence: int = 3) -> Any:
@@ -122,7 +123,7 @@ def cluster_episodes(config: Config, grimoire: Grimoire, threshold: float,
         def enough(members: list[int]) -> bool:
             return len({session_of(episodes[said[m]][0]) for m in members}) >= min_sessions
 
-        for joined in average_link(linked, float(config.lifecycle.correction_similarity)):
+        for joined in average_link(linked, float(config.lifecycle.correction_similarity), enough, TRIM_FLOOR):
             kept = trimmed(linked, joined, TRIM_FLOOR, enough) if enough(joined) else joined
             for members in [kept, *([m] for m in joined if m not in kept)]:  # what left stands alone
                 clusters.append(Cluster("correction", [episodes[said[m]][0] for m in members],

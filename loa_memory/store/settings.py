@@ -69,7 +69,7 @@ class Lifecycle:
     ineffective_min_applications: int = 5
     promotion_min_sessions: int = 3
     similarity_threshold: float = 0.7
-    correction_similarity: float = 0.40
+    correction_similarity: float = 0.35
     session_episodes: int = 5
     graduate_min_sessions: int = 3
     graduate_min_score: int = 80

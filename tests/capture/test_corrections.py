@@ -178,6 +178,18 @@ def test_one_correction_a_turn_and_its_lesson_is_the_whole_turn() -> None:
     assert cues[0].fields["trigger"] == "log the card number"
 
 
+@pytest.mark.parametrize(("said", "lesson"), [
+    ("Once more, idempotencyKey on the update.", "idempotencyKey on the update."),
+    ("Again: serializeOrder(order, { admin: true }) here.", "serializeOrder(order, { admin: true }) here."),
+    ("Like I said, ds.get('run_date') and nothing else.", "ds.get('run_date') and nothing else."),
+    ("For the last time: the token goes in the header.", "The token goes in the header."),
+])
+def test_a_repeat_loses_its_opener_and_code_keeps_its_case(said: str, lesson: str) -> None:
+    cues = _after(EDIT_LOG, said)
+    assert _kinds(cues) == ["correction"]
+    assert cues[0].fields["lesson"] == lesson
+
+
 def test_stems_fold_the_common_endings() -> None:
     assert {stem(w) for w in ("logs", "logger", "logging", "logged")} == {"log"}
     assert content_words("Don't edit 0007, it's applied") == {"0007", "appli"}

@@ -137,7 +137,7 @@ def test_two_sessions_are_not_a_recurring_cue(loa: Cli, tmp_path: Path, embedder
     ids = _capture(loa, tmp_path, SESSIONS[:2])
     report = loa.json("promote")
     assert report["promoted"] == []
-    assert "(similarity >= 0.7, corrections >= 0.4, min 3 sessions)" in loa("promote").stdout
+    assert "(similarity >= 0.7, corrections >= 0.35, min 3 sessions)" in loa("promote").stdout
     assert [sorted(c["episodes"]) for c in report["below_threshold"]] == [sorted(ids)]
 
 
@@ -178,6 +178,20 @@ def test_a_member_that_joined_weakly_leaves_while_enough_sessions_stay() -> None
     assert trimmed(similarity, [0, 1, 2, 3], 0.5, lambda rest: len(rest) >= 3) == [0, 1, 2]
     assert trimmed(similarity, [0, 1, 2, 3], 0.5, lambda rest: len(rest) >= 4) == [0, 1, 2, 3]
     assert trimmed(similarity, [0, 1, 2], 0.5, lambda rest: len(rest) >= 3) == [0, 1, 2]
+
+
+def test_two_lessons_each_said_in_enough_sessions_stay_apart_unless_as_near_as_one_lesson() -> None:
+    # two lessons about the same files, each said three times (0.8 within), 0.45 apart on average
+    similarity = np.full((6, 6), 0.45)
+    similarity[:3, :3] = similarity[3:, 3:] = 0.8
+    np.fill_diagonal(similarity, 1.0)
+    assert average_link(similarity, 0.35) == [[0, 1, 2, 3, 4, 5]]
+    whole = lambda members: len(members) >= 3  # noqa: E731
+    assert average_link(similarity, 0.35, whole, 0.55) == [[0, 1, 2], [3, 4, 5]]
+    similarity[:3, 3:] = similarity[3:, :3] = 0.6  # as near as the wordings of one lesson: one cue said six times
+    assert average_link(similarity, 0.35, whole, 0.55) == [[0, 1, 2, 3, 4, 5]]
+    # a cluster not yet whole still joins at the plain threshold
+    assert average_link(similarity[1:, 1:] * 0 + 0.4, 0.35, whole, 0.55) == [[0, 1, 2, 3, 4]]
 
 
 @settings(derandomize=True, max_examples=60, deadline=None)
