@@ -81,7 +81,8 @@ LEAD = re.compile(r"^(?:(?:(?:no|nope|nah)(?=\s*[,.!:;—-])|wait|actually|ok|ok
                    r"for the (?:last|second|third|fourth|nth) time|i(?:'ve| have)? (?:already )?told you"
                    r"(?: (?:last time|before|already|twice))?|(?:that'?s|that is|this is|it'?s) "
                    r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
-_CODE_START = re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*(?:[A-Z_(\[$]|\.\w)")  # ``serializeOrder(...)``, ``ds.get``: not capitalised
+# a lesson that starts with code keeps its case: ``serializeOrder(...)``, ``ds.get``
+_CODE_START = re.compile(r"(?<![A-Za-z0-9])[a-z][a-z0-9]*(?:[A-Z_(\[$]|\.\w)")
 _EXPLICIT_TRIGGER = (re.compile(r"\b(?:don'?t|dont|do not|never)\s+(?P<x>[^,;—]+?)(?:\s*[,;—.]|\s+-+\s|$)", _I),
                      re.compile(r"\b(?:stop|quit)\s+(?P<x>\w+ing\b[^,;.—]*?)(?:\s+-+\s|\s*[,;.—]|$)", _I))
 _REASON = re.compile(r"\b(?:because|since|as it|as they|so that)\s+(?P<why>.+?)[.!]?$", _I)

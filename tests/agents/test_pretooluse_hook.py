@@ -163,6 +163,25 @@ def test_silent_when_the_call_already_follows_the_lesson(loa: Cli) -> None:
     assert near_miss == (0, "")
 
 
+PUBLIC = {"category": "correction", "summary": "A public-read ACL on the exports bucket exposed invoices",
+          "content": "`infra/exports.tf` gave the bucket `acl = \"public-read\"` so emailed links would work.",
+          "trigger": "making an S3 bucket or its objects publicly readable", "confidence": 0.9,
+          "lesson": "Keep buckets private with `aws_s3_bucket_public_access_block` and share presigned URLs."}
+BLOCK = ('resource "aws_s3_bucket_public_access_block" "media" {{\n  bucket = aws_s3_bucket.media.id\n'
+         "  block_public_acls = {0}\n  block_public_policy = {0}\n  restrict_public_buckets = {0}\n}}\n")
+
+
+@needs_model
+def test_the_lessons_own_fix_turned_off_is_still_the_guarded_action(loa: Cli) -> None:
+    """A call that carries the lesson's `aws_s3_bucket_public_access_block` with every block off performs the public
+    bucket the trigger names: it fires; the same block turned on follows the lesson and stays silent."""
+    assert loa("add", "--from-json", "-", input=json.dumps(PUBLIC)).exit_code == 0
+    path = str(loa.root / "infra/media/main.tf")
+    code, out = _hook(loa, "Write", {"file_path": path, "content": BLOCK.format("false")})
+    assert code == 0 and "BEFORE making an S3 bucket or its objects publicly readable" in out
+    assert _hook(loa, "Write", {"file_path": path, "content": BLOCK.format("true")}) == (0, "")
+
+
 @needs_model
 def test_a_grimoire_of_few_memories_fires_on_meaning(loa: Cli) -> None:
     """Among a few memories how rare a name is says little: the bar is meaning's, as it was before names counted."""

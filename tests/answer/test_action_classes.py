@@ -73,6 +73,16 @@ def _classes(action: Action) -> set[str]:
     ("chmod 644 README.md", set()),
     ("ls -la", set()),
     ("pytest -q", set()),
+    ("aws s3 rm s3://acme-ml/models/churn --recursive", {"data-delete", "recursive-delete"}),
+    ("aws s3 rm s3://acme-ml/models/churn/ --recursive --dryrun", set()),  # a preview deletes nothing
+    ("gsutil -m rm -r gs://acme-exports/2024", {"data-delete", "recursive-delete"}),
+    ("aws rds delete-db-instance --db-instance-identifier qa --skip-final-snapshot", {"deletion-protection-off",
+                                                                                        "infra-destroy"}),
+    ("aws s3 cp report.pdf s3://acme-public/ --acl public-read", {"public-bucket"}),
+    ("docker compose -f docker-compose.yml -f staging.yml down -v", {"data-delete"}),  # options before `down`
+    ("docker compose -f docker-compose.yml down && docker volume ls", set()),
+    ("echo '*/15 * * * * /opt/bin/refresh.sh' | crontab -", {"crontab-replace"}),
+    ("(crontab -l; echo '*/15 * * * * /opt/bin/refresh.sh') | crontab -", set()),  # keeps the lines there are
 ])
 def test_command_classes(command: str, expected: set[str]) -> None:
     assert _classes(Action("command", text=command)) == expected
@@ -175,6 +185,20 @@ def test_command_classes(command: str, expected: set[str]) -> None:
      "    ref: ${{ github.event.pull_request.head.sha }}", {"pr-target"}),
     ("write", ".github/workflows/ci.yml", "", "on:\n  pull_request:\njobs:\n  t:\n    steps:\n"
      "      - uses: actions/checkout@v4\n      - run: npm ci", set()),
+    ("edit", "infra/aurora/main.tf", "  deletion_protection = true\n  skip_final_snapshot = false",
+     "  deletion_protection = false\n  skip_final_snapshot = true", {"deletion-protection-off"}),
+    ("edit", "infra/aurora/main.tf", "  deletion_protection = false", "  deletion_protection = true", set()),
+    ("write", "infra/media/main.tf", "", 'resource "aws_s3_bucket_public_access_block" "m" {\n'
+     "  block_public_acls = false\n  block_public_policy = false\n}", {"public-bucket"}),
+    ("write", "infra/media/main.tf", "", 'resource "aws_s3_bucket_public_access_block" "m" {\n'
+     "  block_public_acls = true\n  block_public_policy = true\n}", set()),
+    ("edit", "src/TagPicker.tsx", "", "if (tags.includes(tag)) return;\n    tags.push(tag);\n    setTags(tags);",
+     {"state-mutation"}),
+    ("edit", "src/TagFilter.tsx", "", "if (i >= 0) { selected.splice(i, 1); } else { selected.push(tag); }\n"
+     "setSelected(selected);", {"state-mutation"}),
+    ("edit", "src/Profile.tsx", "", "form.email = value;\nsetForm(form);", {"state-mutation"}),
+    ("edit", "src/TagPicker.tsx", "", "setTags((prev) => [...prev, tag]);", set()),
+    ("edit", "src/Profile.tsx", "", "form.email = value;\nsetForm({ ...form });", set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -251,6 +275,14 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("personal data in the application logs", {"log-sensitive"}),
     ("adding log lines to the payment service", set()),
     ("rendering user-supplied text as HTML in React", {"raw-html"}),
+    ("Configuring deletion settings on a Terraform-managed database", {"deletion-protection-off"}),
+    ("turning off deletion protection on RDS", {"deletion-protection-off"}),
+    ("Recursively deleting an S3 prefix", {"recursive-delete"}),
+    ("making an S3 bucket or its objects publicly readable", {"public-bucket"}),
+    ("defining S3 buckets in Terraform", set()),
+    ("updating arrays or objects held in React state", {"state-mutation"}),
+    ("mutating a React state array or object in place before setState", {"state-mutation"}),
+    ("Adding a cron entry to a server's user crontab", {"crontab-replace"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

@@ -382,3 +382,13 @@ def test_a_call_with_elided_arguments_is_followed_by_the_options_it_names() -> N
                       lesson="Authenticate with `jwt.verify(token, key, { algorithms: [...] })`.")
     assert follows_lesson(jwt, 'const c = jwt.verify(raw, config.publicKey, {\n  algorithms: ["RS256"],\n});')
     assert follows_lesson(jwt, "const c = jwt.verify(raw, config.publicKey);") == []
+
+
+def test_a_module_function_is_followed_when_imported_by_name() -> None:
+    hmac = _correction(trigger="check an HMAC signature", summary="Webhook signatures compared with ===",
+                       lesson="Compare signatures with `crypto.timingSafeEqual` on equal-length buffers.")
+    assert follows_lesson(hmac, "if (a.length !== b.length || !timingSafeEqual(a, b)) {") == ["crypto.timingSafeEqual"]
+    assert follows_lesson(hmac, "if (crypto.timingSafeEqual(a, b)) {") == ["crypto.timingSafeEqual"]
+    assert follows_lesson(hmac, "if (signature === expected) {") == []
+    assert follows_lesson(hmac, "const timingSafeEqual = false;") == []  # named, not called
+

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loa_memory.answer.cues.action import Action
-from loa_memory.answer.cues.inert import inert, only_tests, only_values
+from loa_memory.answer.cues.inert import inert, only_comments, only_tests, only_values
 
 LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks -q -x 2>&1 | tail -20",
            "kubectl --context prod-eu -n media get deploy thumbnail-worker -o jsonpath='{.spec.replicas}'",
@@ -99,3 +99,16 @@ def test_files_that_only_test(path: str, tests: bool) -> None:
 def test_edits_that_change_only_values(old: str, new: str, values: bool) -> None:
     assert only_values(Action("edit", ("f",), new, old)) is values
     assert not only_values(Action("write", ("f",), new))  # a whole file written is more than a value
+
+
+@pytest.mark.parametrize(("old", "new", "comments"), [
+    ("namespace :shipments do", "# Maintenance tasks: bin/rails shipments:<task>\nnamespace :shipments do", True),
+    ("SELECT id FROM orders;", "-- only the ids: the rows are large\nSELECT id FROM orders;", True),
+    ("foo()\n", "// TODO: batch these\nfoo()\n", True),
+    ("int a;", "#define DEBUG 1\nint a;", False),  # the preprocessor is code
+    ("aws s3 rm s3://b/p \\", "aws s3 rm s3://b/p \\\n  --recursive", False),  # an option on its own line
+    ("foo()", "foo()  # now twice\nfoo()", False),
+])
+def test_edits_that_change_only_comments_document_the_code(old: str, new: str, comments: bool) -> None:
+    assert only_comments(Action("edit", ("f",), new, old)) is comments
+    assert inert(Action("edit", ("src/f",), new, old), ("src/f",)) is comments

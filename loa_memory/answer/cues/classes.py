@@ -7,7 +7,9 @@ write brings in; ``path`` over the files an edit or write touches (with ``change
 A ``decisive`` class also silences a correction that guards it when the call does not perform it (its patterns
 know every spelling of the action that matters); the others only add evidence when both sides have them, unless
 their ``scope`` finds the action itself in the call, done right: a Redis ``set(..., ex=60)`` is the write a "cache
-entries in Redis" correction guards, without its mistake, and silences it as a decisive class would.
+entries in Redis" correction guards, without its mistake, and silences it as a decisive class would. A ``wrong``
+class is found only in the mistake itself (deletion protection turned off, a public access block that blocks
+nothing): a call that has it makes the mistake even when it carries the lesson's fix beside it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Rule(NamedTuple):
     kinds: tuple[str, ...] = ("edit", "write")  # which file actions ``path``/``change`` apply to
     decisive: bool = True  # a correction guarding it stays silent for a call that does not perform it
     scope: str | None = None  # over the command or the change: the action itself, done right or wrong
+    wrong: bool = False  # its patterns find only the mistake (a block turned off), never the right way beside it
 
 
 _MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
@@ -50,6 +53,10 @@ _SHELL_TRACE = (r"^[ \t]*set\s+-[a-wyzA-Z]*x|\bbash\s+-[a-wyz]*x\b|\bset\s+-o\s+
                 r"^[ \t]*(?:-\s*run:\s*)?(?:env|printenv)\s*(?:\||$)")
 _UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|map)\s*(?:\{|do\b)|"
               r"\bfor\s+\w+\s+in\s+\w+\.objects\.(?:all|filter|exclude)\((?![^\n]{0,500}\.iterator\()[^\n]{0,500}\)\s*:")
+# a prefix of a bucket deleted: `aws s3 rm s3://b/p --recursive`, `gsutil -m rm -r`, not a `--dryrun` preview
+_S3_RM_RECURSIVE = (r"\bs3\s+rm\b(?![^\n|;&]*--dryrun)[^\n|;&]*\s--recursive\b|"
+                    r"\bgsutil\b(?:\s+-\w+)*\s+rm\s+(?:-\w+\s+)*-\w*r|"
+                    r"\bgcloud\s+storage\s+rm\b(?![^\n|;&]*--dry-run)[^\n|;&]*\s(?:--recursive|-r)\b")
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 _REDIS_SET = r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
 _HTTP_CALL = r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
@@ -114,11 +121,13 @@ RULES: dict[str, Rule] = {
         command=r"\bcreate\s+(?:unique\s+)?index\b",
         change=r"\bcreate\s+(?:unique\s+)?index\b|\b(?:op\.)?create_index\b|\badd_index\b|\bAddIndex\b"),
     "data-delete": Rule(
-        prose=r"\b(?:delet|purg|truncat|wip|eras|flush)\w* .{0,40}?\b(?:data|rows?|records?|volumes?|buckets?|"
+        prose=r"\b(?:delet(?!ion (?:protection|settings))|purg|truncat|wip|eras|flush)\w* .{0,40}?\b(?:data|rows?|"
+              r"records?|volumes?|buckets?|"
               r"database|keys|objects|tables? contents?)\b|\bbulk delet|\bdrop (?:the |a )?database\b",
         gloss="delete stored data in bulk (rows, keys, buckets, volumes)",
-        command=r"\bdelete\s+from\b|\btruncate\b|\bdrop\s+database\b|\bflush(?:all|db)\b|\bs3\s+rm\b[^\n]*--recursive|"
-                r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)\s+down\b[^\n]*(?:\s-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b|"
+        command=r"\bdelete\s+from\b|\btruncate\b|\bdrop\s+database\b|\bflush(?:all|db)\b|" + _S3_RM_RECURSIVE + "|"
+                r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)(?:\s+-[\w-]+(?:[= ][^\s-]\S*)?)*\s+down\b[^\n|;&]*\s"
+                r"(?:-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b|"
                 r"\bredis-cli\b[^\n|;&]*\s(?:DEL|UNLINK)\b",
         change=r"\bdelete\s+from\b|\btruncate\b|\.delete_many\(|\.destroy_all\b|\.objects\.all\(\)\.delete\(|"
                r"\bflush(?:all|db)\(|\.deleteMany\("),
@@ -176,6 +185,7 @@ RULES: dict[str, Rule] = {
               r"\bwip\w* .{0,20}?\b(?:director\w*|folders?)\b",
         gloss="delete files and directories recursively",
         command=r"\brm\s+(?:-\w+\s+)*-\w*[rR]\w*\b|\brm\s+--recursive\b|\bfind\b[^\n]*\s-delete\b|"
+                + _S3_RM_RECURSIVE + "|"
                 r"\bgit\s+clean(?![^\n|;&]*\s(?:-[a-zA-Z]*n|--dry-run))\s+-\w*[fdx]|\bRemove-Item\b[^\n]*-Recurse",
         change=r"\bshutil\.rmtree\(|\brm\s+-\w*[rR]\w*\b|\bfs\.rm(?:Sync)?\([^)]*recursive|\brimraf\b"),
     "tls-disable": Rule(
@@ -210,6 +220,25 @@ RULES: dict[str, Rule] = {
         command=r"\bterraform\b[^\n|;&]*\s(?:destroy\b|apply\b[^\n]*-auto-approve)|\bkubectl\b[^\n|;&]*?\sdelete\b|"
                 r"\bhelm\s+(?:uninstall|"
                 r"delete)\b|\baws\s+\w+\s+(?:delete|terminate)-|\bgcloud\b[^\n]*\bdelete\b|\bpulumi\s+destroy\b"),
+    "deletion-protection-off": Rule(
+        prose=r"\bdeletion[- _]protection\b|\bdeletion settings\b|\bfinal[- _]snapshots?\b|"
+              r"\btermination[- _]protection\b|\bprevent_destroy\b",
+        gloss="turn off deletion protection or the final snapshot of a database or resource",
+        command=r"--no-deletion-protection\b|--skip-final-snapshot\b|--no-termination-protection\b",
+        change=r"\bdeletion_protection\s*=\s*false\b|\bskip_final_snapshot\s*=\s*true\b|"
+               r"\bprevent_destroy\s*=\s*false\b|\bdisable_api_termination\s*=\s*false\b|"
+               r"\b[Dd]eletionProtection[\"']?\s*[:=]\s*[\"']?(?:false|False|\$false)\b|"
+               r"\bdeletion_protection_enabled\s*=\s*false\b", wrong=True),
+    "public-bucket": Rule(
+        prose=r"\bpublic(?:ly)?[- ]?(?:read\w*|access\w*|acls?|listable|visible)\b.{0,40}?\b(?:buckets?|objects?|"
+              r"s3|blobs?|containers?|storage)\b|\b(?:buckets?|objects?|s3|blobs?)\b.{0,40}?\bpublic(?:ly)?\b",
+        gloss="make a storage bucket or its objects public",
+        command=r"--acl\s+public-read|\bs3api\s+put-public-access-block\b[^\n]*=false|\ballUsers\b|"
+                r"--public-access\s+(?:blob|container)\b",
+        change=r"\bblock_public_(?:acls|policy)\s*=\s*false\b|\brestrict_public_buckets\s*=\s*false\b|"
+               r"\bacl\s*=\s*[\"']public-read|[\"']?Principal[\"']?\s*[:=]\s*[\"']\*[\"']|\ballUsers\b|"
+               r"\bBlockPublic(?:Acls|Policy)[\"']?\s*[:=]\s*[\"']?false|\bcontainer_access_type\s*=\s*[\"'](?:blob|container)",
+        decisive=False, wrong=True),
     "publish-package": Rule(
         prose=r"\bpublish\w* (?:(?:a|an|the|our|new|its) )?(?:[\w.-]+ ){0,2}(?:packages?|crates?|gems?|releases?|"
               r"versions?|librar\w*|wheels?|charts?|modules?|artifacts?)\b|\bpublish\w* to (?:npm|pypi|crates\.io|"
@@ -514,10 +543,27 @@ RULES: dict[str, Rule] = {
         gloss="write a Dockerfile whose container runs as root",
         change=r"\A(?![\s\S]*^[ \t]*USER\s)[\s\S]*?^[ \t]*FROM\s", path=_DOCKERFILE, kinds=("write",), decisive=False),
     "redis-keys": Rule(
-        prose=r"(?-i:\bKEYS\b)|\bkeys\s+['\"]?[\w:]*\*|\bflush(?:all|db)\b|(?-i:\bSCAN\b)",
+        prose=r"(?-i:\bKEYS\b)|\bkeys\s+['\"]?[\w:]*\*|\bflush(?:all|db)\b|(?-i:\bSCAN\b)|"
+              r"\bredis keys by (?:a )?pattern\b|\bkeys by (?:a )?pattern\b.{0,30}?\bredis\b",
         gloss="run KEYS or FLUSHALL against a shared Redis",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
         change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(", decisive=False),
+    "state-mutation": Rule(
+        prose=r"\bmutat\w* .{0,30}?\bstate\b|\bstate\b.{0,30}?\b(?:holds?|holding|with) (?:an? )?"
+              r"(?:arrays?|objects?|lists?)\b|\b(?:updat|chang|modif)\w* (?:an? )?(?:arrays?|objects?|lists?) .{0,20}?"
+              r"\b(?:held )?in (?:react |component )?state\b",
+        gloss="mutate a React state array or object in place and hand the same one to its setter",
+        # `tags.push(tag); setTags(tags)`, `form.email = v; setForm(form)`: the same reference back to the setter
+        change=r"(?<![\w.])(\w++)(?:\.(?:push|splice|unshift|pop|shift|sort|reverse)\([^()\n]{0,200}\)|"
+               r"(?:\.\w++|\[[^\]\n]{1,80}\])\s*+=(?!=)[^\n;]{1,200})[\s\S]{1,120}?(?<![\w.])set\w{0,40}\(\s*+\1\s*+\)",
+        decisive=False),  # a state mutated in other ways (`items[i].qty = q; setItems([...items])`) is still one
+    "crontab-replace": Rule(
+        prose=r"\bcrontabs?\b",
+        gloss="replace a user's whole crontab with one line piped in",
+        # not `(crontab -l; echo "...") | crontab -`, which keeps the lines there are
+        command=r"(?m)^(?![^\n]*?crontab\s++-l)[^\n]*?(?<![\w-])(?:echo|printf)\b[^\n|;&]*+\|\s*+(?:sudo\s++)?"
+                r"crontab(?:\s++-u\s++\S++)?\s++-(?![\w-])",
+        decisive=False),
     "log-sensitive": Rule(
         prose=r"\b(?:log|logs|logg\w*|print\w*|writ\w*|dump\w*|emit\w*)\b.{0,40}?" + _SENSITIVE + r"|"
               + _SENSITIVE + r".{0,40}?\b(?:in|into|to|from) (?:(?:the|our|application|app|server) ){0,2}logs?\b",
@@ -603,6 +649,11 @@ def done_right(change: str, classes: frozenset[str]) -> frozenset[str]:
     brings in) enters the rule's ``scope`` and ``classes`` (what the call was found to do) lacks the class."""
     return frozenset(name for name, rule in RULES.items()
                      if rule.scope and name not in classes and _compiled(rule.scope).search(change))
+
+
+def wrong(classes: frozenset[str]) -> frozenset[str]:
+    """Those of ``classes`` that a call has only by making the mistake: no fix it carries beside undoes them."""
+    return frozenset(name for name in classes if RULES[name].wrong)
 
 
 def decisive(classes: frozenset[str]) -> frozenset[str]:

@@ -75,6 +75,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ELLIPSIS = re.compile(r"\.\.\.|…|<[a-z][\w-]*>")  # `deployment/<name>`: a placeholder stands for anything too
 # java.time.format.DateTimeFormatter, used by its last name
 _QUALIFIED = re.compile(r"(?<![\w.])(?:[a-z]\w*+\.){2,}+([A-Z]\w++)")
+# a module's function whose name says what it is (a capital or an underscore inside): `hmac.compare_digest`
+_MODULE_FUNCTION = re.compile(r"(?<![\w.])[a-z]\w*+\.([a-z]++(?:[A-Z]|_[a-z])\w{3,})")
 _COMMAND_WORD = re.compile(r"[A-Z]{3,}")  # a command of a store or protocol written in capitals: SCAN, UNLINK
 _ELLIPSIS_CALL = re.compile(r"^([A-Za-z_][\w.]*=?)\((?:\.\.\.|…|[a-z_]+(?:,\s*[a-z_]+)*)?\)$")  # any arguments
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(([\s\S]*)\)$")
@@ -310,6 +312,9 @@ def carries(change: str, token: str, literals: bool = True) -> bool:
         return True
     if literals and (qualified := _QUALIFIED.fullmatch(token)) and _mentions(change, qualified.group(1)):
         return True
+    if literals and (imported := _MODULE_FUNCTION.fullmatch(token)) and re.search(
+            r"(?<![\w.])" + re.escape(imported.group(1)) + r"\(", change):
+        return True  # `crypto.timingSafeEqual` imported by name: `timingSafeEqual(header, digest)`
     whole = _CALL.match(token)
     # `jwt.verify(token, key, { algorithms: [...] })`: the arguments' names are the user's own, its options count
     if literals and whole and _ELLIPSIS.search(whole.group(2)) and (options := _OPTION.findall(whole.group(2))):

@@ -3,6 +3,7 @@ commands that only look, build or test (``git status``, ``pytest``, ``kubectl ge
 app get``; with ``sudo``, or on another host through ``ssh``) or run dry (``git clean -n``, ``--dry-run``). A query
 that only reads is no such command: scanning a whole partitioned table is the mistake of a cost lesson.
 
+An edit that only adds or changes comments documents the code as a runbook would.
 Such a call works in the correction's area (a runbook about Redis, the tests of the payments module) without doing
 anything a lesson warns about, so meaning and names alone never fire on it; a shared action class or an
 ``applies_to`` path still does (``match.py``). A call that writes only tests, fixtures or stories exercises the code
@@ -76,9 +77,10 @@ _WRITES = re.compile(r"(?<![0-9&])>(?!\s*/dev/null|&)|\s-(?:delete|exec|execdir|
 
 
 def inert(action: Action, paths: tuple[str, ...]) -> bool:
-    """Whether ``action`` only writes documentation, or is a command whose every step only looks, builds or tests."""
+    """Whether ``action`` only writes documentation (a documentation file, or comments added to code), or is a
+    command whose every step only looks, builds or tests."""
     if action.kind != "command":
-        return bool(paths) and all(_DOCS.search(PurePosixPath(p).as_posix()) for p in paths)
+        return (bool(paths) and all(_DOCS.search(PurePosixPath(p).as_posix()) for p in paths)) or only_comments(action)
     remote = _SSH.match(action.text.strip())
     if remote:
         return inert(Action("command", (), remote.group(1)), ())
@@ -93,6 +95,23 @@ def inert(action: Action, paths: tuple[str, ...]) -> bool:
 _VALUE = re.compile(r"\"(?:[^\"\\\n]|\\.)*+\"|'(?:[^'\\\n]|\\.)*+'|\b\d[\w.]*+")
 _SWITCH = re.compile(r"[01]|([\"'])(?i:true|false|yes|no|on|off|none|null|)\1")
 _SKELETON = re.compile(_VALUE.pattern + r"|\w++|[^\w\s]")
+
+
+# a line that is only a comment, in the common languages' spellings: # // -- /* * */ ; <!-- --> (not a C
+# preprocessor line or a shebang, not a command's option continued on its own line: `  --recursive \`)
+_COMMENT_LINE = re.compile(r"\A\s*+(?:#(?!!|\s*+(?:include|define|undef|if|ifdef|ifndef|else|elif|endif|pragma|"
+                           r"import)\b)|//|--(?=\s|\Z)|/\*|\*(?=[\s/]|\Z)|;|<!--)")
+
+
+def only_comments(action: Action) -> bool:
+    """Whether ``action`` is an edit whose code, less its comment lines, is what it was: it writes documentation."""
+    if action.kind != "edit" or not action.removed or action.removed == action.text:
+        return False
+
+    def code(text: str) -> list[str]:
+        return [line.strip() for line in text.splitlines() if line.strip() and not _COMMENT_LINE.match(line)]
+
+    return code(action.removed) == code(action.text)
 
 
 def only_values(action: Action) -> bool:

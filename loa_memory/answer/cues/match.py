@@ -27,7 +27,9 @@ correction never fires when:
   and this call is not it (a commit in the same repository as a force push is not a force push), or does it right
   (a Redis write with an expiry, an HTTP call with a timeout). Only the trigger's words silence: a summary tells
   the incident ("the push dropped a column"), not always the guarded action;
-- the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``;
+- the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``; unless it also
+  makes a mistake its trigger names that no fix undoes (a ``wrong`` class): a public access block turned off is the
+  lesson's block and the public bucket at once;
 - the call only writes documentation or only looks, builds or tests (``inert.py``), and shares no class or
   ``applies_to`` path with it: a Redis runbook is not a Redis write;
 - the call writes only tests, fixtures or stories and the correction is not about tests, sharing no class or path
@@ -49,7 +51,7 @@ from datetime import datetime
 from typing import Any
 
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
-from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes
+from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes, wrong
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import about_tests, inert, only_tests, only_values
 from loa_memory.answer.cues.paths import artifact_match, glob_match
@@ -198,7 +200,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         if (decisive(named) or named & right) and not shared and not by_path:
             continue  # the same area, another action or this one done right (only classes its trigger names silence)
         followed = follows_lesson(entry, change)
-        if followed:
+        if followed and not wrong(shared):
             result.followed[entry.id] = followed
             continue  # it already does what the lesson asks: the right action, not the guarded one
         repeats = tuple(repeats_mistake(entry, change))
