@@ -392,3 +392,22 @@ def test_a_module_function_is_followed_when_imported_by_name() -> None:
     assert follows_lesson(hmac, "if (signature === expected) {") == []
     assert follows_lesson(hmac, "const timingSafeEqual = false;") == []  # named, not called
 
+
+
+def test_a_lesson_opening_with_any_verb_asks_for_what_it_puts_somewhere() -> None:
+    main_queue = _correction(trigger="update UIKit views from network callbacks", summary="A crash in reloadData",
+                             lesson="Hop to the main queue (`DispatchQueue.main.async` or `@MainActor`) before "
+                                    "touching UIKit.")
+    assert follows_lesson(main_queue, "DispatchQueue.main.async {\n    self.tableView.reloadData()\n}") == [
+        "DispatchQueue.main.async"]
+    scope = _correction(trigger="start coroutines from a ViewModel", summary="Work outlived the screen",
+                        lesson="Launch coroutines in `viewModelScope`; never use `GlobalScope` for screen work.")
+    assert prescribed(scope) == frozenset({"viewModelScope"})
+    assert mistaken(scope) == frozenset({"GlobalScope"})
+    # the verb's object is what the lesson is about, not the fix
+    budget = _correction(trigger="write a PodDisruptionBudget", summary="A drain evicted nothing",
+                         lesson="Size a `PodDisruptionBudget` so one pod can be evicted; never `maxUnavailable: 0`.")
+    assert prescribed(budget) == frozenset()
+    context = _correction(trigger="write a data migration", summary="Historical models",
+                          lesson="Inside `RunPython`, get models with `apps.get_model('app', 'Model')`.")
+    assert prescribed(context) == frozenset({"apps.get_model('app', 'Model')"})

@@ -63,6 +63,13 @@ _ASKS = re.compile(r"\b(?:use|using|set|setting|pass|passing|put|run|running|cal
                    r"switch to|migrate to|guard|iterate|registered|key|hash|render|start|share|follow|prefix|"
                    r"neutralise|neutralize|split|fit|log|return|build|hide|upload|delete|mask|record|tag|schedule|"
                    r"require|block|allow|deny|restrict|emit|raise|catch|handle|send|provide|supply|attach)\b", re.I)
+# the first word of a sentence that is a verb, as far as a word list can tell: not a subordinator, an article, a
+# pronoun or a noun phrase's opener ("When catching ...", "A PDB must ...", "Production databases keep ...")
+_OPENING_VERB = re.compile(r"(?<!\s)\s*+(?!(?:When|Whenever|If|Unless|Before|After|While|Once|Since|Until|For|In|"
+                         r"On|At|By|To|From|With|Without|As|A|An|The|Any|Every|All|Each|Only|Our|Your|Their|Its|This|That|"
+                         r"These|Those|It|We|You|They|There|Here|Some|Most|Many|No|Never|Always|Inside|Outside|"
+                         r"Within|During|Under|Over|Per|Via|Through|Across|Between|Behind)\b)[A-Z][a-z]+\b")
+_WHERE = re.compile(r"\b(?:in|into|to|with|through|via|on|onto|using)\b")
 # a span after one of these names when the fix applies ("sanitize it with DOMPurify before any
 # dangerouslySetInnerHTML"), not what to write
 _MOMENT = re.compile(r"\b(?:before|after|when|whenever|until|unless|once|while|prior to)\b", re.I)
@@ -154,10 +161,16 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
     wanted: set[str] = set()
     forbidden: set[str] = set()
     before = ""  # what the clause before did: "ask", "forbid" or nothing
-    for clause, join in _joined_clauses(lesson):
+    for begin, end, join in _clause_spans(lesson):
+        clause = lesson[begin:end]
         prose = _BACKTICKED.sub(lambda span: " " * len(span.group(0)), clause)  # `RUN --no-cache` asks for nothing
         negation = _NEGATION.search(prose)
-        asks = _ASKS.search(prose)
+        # a lesson is an imperative: a sentence that opens with a verb asks for what it puts somewhere ("Hop to the
+        # main queue (`DispatchQueue.main.async`)", "Launch coroutines in `viewModelScope`"), whatever the verb; its
+        # object is what the lesson is about ("Size a `PodDisruptionBudget` so ...", "Treat a targetSdk bump as ...")
+        opens = not lesson[:begin].strip() or lesson[:begin].rstrip()[-1] in ".!?;"
+        verb = _OPENING_VERB.match(prose) if opens else None
+        asks = _ASKS.search(prose) or (_WHERE.search(prose, verb.end()) if verb else None)
         # "never check out or run X": the negation goes on over "or"; "put the number and name in a `reserved`
         # statement": a clause with no verb of its own goes on asking over "and"
         example = join == "(" or _EXAMPLE.match(clause) is not None
