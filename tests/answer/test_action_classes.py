@@ -199,6 +199,9 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("edit", "src/Profile.tsx", "", "form.email = value;\nsetForm(form);", {"state-mutation"}),
     ("edit", "src/TagPicker.tsx", "", "setTags((prev) => [...prev, tag]);", set()),
     ("edit", "src/Profile.tsx", "", "form.email = value;\nsetForm({ ...form });", set()),
+    ("edit", "app/metrics.py", "", 'LATENCY = Histogram("checkout_seconds", "Checkout", ["step", "customer_email"])',
+     {"metric-label-id"}),
+    ("edit", "app/metrics.py", "", 'LATENCY = Histogram("checkout_seconds", "Checkout", ["step", "status"])', set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]

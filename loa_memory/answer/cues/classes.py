@@ -497,9 +497,11 @@ RULES: dict[str, Rule] = {
         prose=r"\b(?:metric|prometheus)\b.{0,40}?\blabels?\b|\blabels?\b.{0,40}?\b(?:metric|prometheus)\b|"
               r"\bcardinality\b",
         gloss="put a per-user or per-request id in a metric label",
+        # Go's vectors, prometheus_client's `Histogram("name", "doc", ["step", "customer_email"])`, prom-client's
+        # `labelNames: [...]`: a label per user, request, order, cart... (an id, an email, an address)
         change=r"\b(?:NewCounterVec|NewHistogramVec|NewGaugeVec|NewSummaryVec|labelnames\s*=|labelNames\s*:|"
-               r"\.labels\()[\s\S]{0,300}?[\"'](?:\w+_)?(?:user|request|job|order|session|trace|customer|account|tenant)"
-               r"_?id[\"']", decisive=False),
+               r"\.labels\(|(?<![\w.])(?:Counter|Histogram|Gauge|Summary)\()[\s\S]{0,300}?[\"'](?:\w+_)?(?:user|request|job|"
+               r"order|session|trace|customer|account|tenant|cart|client)_?(?:id|email|ip|uuid)[\"']", decisive=False),
     "select-star": Rule(
         prose=r"\bbigquery\b|\bpartition(?:ed)? tables?\b|\bpartition columns?\b|\bbytes (?:scanned|billed)\b",
         gloss="select every column of a large warehouse table",
