@@ -30,6 +30,8 @@ from loa_memory.capture.transcript import ToolCall, Turn
 Need = Literal["any", "after", "touch"]
 _I = re.IGNORECASE
 _NEG = r"(?:don'?t|dont|do not|never|no more)"
+# how a user says it was said before: "Once more, ...", "For the last time: ..." (a lesson's opener, not the lesson)
+REPEATED = r"once again|once more|one more time|for the (?:last|second|third|fourth|nth) time"
 _HARMLESS = r"(?!(?:worry|bother|forget|hesitate|mind|need|have to|rush|sweat|panic|stress|apologi[sz]e)\b)"
 _START = r"(?:^(?:\w+[,!]\s+)?|\b(?:but|and|so|please|pls|plz|just|also|then|again)\s+|[-—:;(,]\s*)"
 
@@ -56,8 +58,7 @@ WORD_RULES: tuple[WordRule, ...] = (
         "any",
     ),
     _rule("dont-instead", rf"\b{_NEG}\b.*\b(?:instead|rather than)\b", 0.85, "any"),
-    _rule("again", r"^(?:again|once again|once more|one more time|for the (?:last|second|third|fourth|nth) time)"
-          r"\s*[:,!—-]", 0.8, "any"),
+    _rule("again", rf"^(?:again|{REPEATED})\s*[:,!—-]", 0.8, "any"),
     _rule(
         "no",
         r"^(?:no|nope|nah)\b(?!\s*[,.!]?\s*(?:problem|worries|thanks?|rush|need|worry|"

@@ -27,7 +27,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from loa_memory.capture.corrections import ACKNOWLEDGEMENT, Context, contexts, corrects_self, hear, only_approves
+from loa_memory.capture.corrections import (
+    ACKNOWLEDGEMENT,
+    REPEATED,
+    Context,
+    contexts,
+    corrects_self,
+    hear,
+    only_approves,
+)
 from loa_memory.capture.likeness import THRESHOLD as LIKENESS_THRESHOLD
 from loa_memory.capture.likeness import Likeness
 from loa_memory.capture.transcript import Role, ToolCall, Turn
@@ -75,10 +83,10 @@ _ERROR_LINES = (
 RESOLVED = re.compile(r"\b(?:fixed (?:it |this |that |the \w+ )?by|the fix (?:was|is)|(?:was |is )?resolved "
                        r"(?:it |this )?by|solved (?:it |this )?by|the (?:root )?(?:cause|problem|issue) (?:was|is)|"
                        r"it turned out|turns out)\b", _I)
-LEAD = re.compile(r"^(?:(?:(?:no|nope|nah)(?=\s*[,.!:;—-])|wait|actually|ok|okay|hmm|well|again|once again|please|pls|"
+LEAD = re.compile(r"^(?:(?:(?:no|nope|nah)(?=\s*[,.!:;—-])|wait|actually|ok|okay|hmm|well|again|please|pls|"
                    r"plz|but|and|so|thanks|thank you|one (?:more )?thing|"
-                   r"good(?: find)?|yes(?: please)?|great|nice|as i said|like i said|once more|one more time|"
-                   r"for the (?:last|second|third|fourth|nth) time|i(?:'ve| have)? (?:already )?told you"
+                   r"good(?: find)?|yes(?: please)?|great|nice|as i said|like i said|" + REPEATED + "|"
+                   r"i(?:'ve| have)? (?:already )?told you"
                    r"(?: (?:last time|before|already|twice))?|(?:that'?s|that is|this is|it'?s) "
                    r"(?:wrong|incorrect|not right))\b[\s,.!:;—-]*)+", _I)
 # a lesson that starts with code keeps its case: ``serializeOrder(...)``, ``ds.get``

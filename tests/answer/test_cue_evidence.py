@@ -34,6 +34,15 @@ CLEAN = _correction(summary="git clean deleted a colleague's notes", trigger="cl
                     content="An untracked docs folder was removed by a clean of the whole checkout.",
                     lesson="Run `git clean -n` first and show the list; never use -x without consent.")
 
+DATES = _correction(trigger="format dates in shared Java code", summary="Corrupted CSV dates",
+                    lesson="Use `java.time.format.DateTimeFormatter`, which is immutable and thread-safe.")
+RESTART = _correction(trigger="restart pods to pick up a ConfigMap", summary="Deleted every pod at once",
+                      lesson="Use `kubectl rollout restart deployment/<name>` instead of deleting the pods.")
+DEFAULT = _correction(trigger="give a Django field a time default", summary="Every coupon expired at boot",
+                      lesson="Pass a callable as the default (`default=timezone.now`), never its result.")
+HMAC = _correction(trigger="check an HMAC signature", summary="Webhook signatures compared with ===",
+                   lesson="Compare signatures with `crypto.timingSafeEqual` on equal-length buffers.")
+
 
 @pytest.mark.parametrize(("entry", "change", "spans"), [
     (AIRFLOW, 'with DAG(dag_id="fx", start_date=datetime(2026, 11, 24), catchup=False):', ["catchup=False"]),
@@ -44,6 +53,19 @@ CLEAN = _correction(summary="git clean deleted a colleague's notes", trigger="cl
     (MONEY, "if (request.amount == captured) {", []),
     (CLEAN, "git status --short && git clean -nd", ["git clean -n"]),
     (CLEAN, "git clean -fdx", []),
+    # a qualified name by its last name, a placeholder by anything
+    (DATES, 'DateTimeFormatter.ofPattern("yyyy-MM-dd")', ["java.time.format.DateTimeFormatter"]),
+    (DATES, 'new SimpleDateFormat("yyyy-MM-dd")', []),
+    (RESTART, "kubectl rollout restart deployment/payments-api", ["kubectl rollout restart deployment/<name>"]),
+    (RESTART, "kubectl delete pods -l app=payments-api", []),
+    # a setting by its value, not a call of it
+    (DEFAULT, "expires_at = models.DateTimeField(default=timezone.now)", ["default=timezone.now"]),
+    (DEFAULT, "expires_at = models.DateTimeField(default=timezone.now())", []),
+    # a module's function imported by name, when called
+    (HMAC, "if (a.length !== b.length || !timingSafeEqual(a, b)) {", ["crypto.timingSafeEqual"]),
+    (HMAC, "if (crypto.timingSafeEqual(a, b)) {", ["crypto.timingSafeEqual"]),
+    (HMAC, "if (signature === expected) {", []),
+    (HMAC, "const timingSafeEqual = false;", []),
 ])
 def test_a_call_that_follows_the_lesson_is_told_apart(entry: Entry, change: str, spans: list[str]) -> None:
     assert follows_lesson(entry, change) == spans
@@ -339,26 +361,6 @@ def test_an_example_of_a_clause_asks_or_forbids_as_the_clause_does() -> None:
     assert prescribed(own) == set()  # the parenthesis forbids on its own
 
 
-def test_a_qualified_name_is_followed_by_its_name_and_a_placeholder_by_anything() -> None:
-    dates = _correction(trigger="format dates in shared Java code", summary="Corrupted CSV dates",
-                        lesson="Use `java.time.format.DateTimeFormatter`, which is immutable and thread-safe.")
-    assert follows_lesson(dates, 'DateTimeFormatter.ofPattern("yyyy-MM-dd")') == ["java.time.format.DateTimeFormatter"]
-    assert follows_lesson(dates, 'new SimpleDateFormat("yyyy-MM-dd")') == []
-    restart = _correction(trigger="restart pods to pick up a ConfigMap", summary="Deleted every pod at once",
-                          lesson="Use `kubectl rollout restart deployment/<name>` instead of deleting the pods.")
-    assert follows_lesson(restart, "kubectl rollout restart deployment/payments-api") == [
-        "kubectl rollout restart deployment/<name>"]
-    assert follows_lesson(restart, "kubectl delete pods -l app=payments-api") == []
-
-
-def test_a_setting_is_its_value_not_a_call_of_it() -> None:
-    default = _correction(trigger="give a Django field a time default", summary="Every coupon expired at boot",
-                          lesson="Pass a callable as the default (`default=timezone.now`), never its result.")
-    assert follows_lesson(default, "expires_at = models.DateTimeField(default=timezone.now)") == [
-        "default=timezone.now"]
-    assert follows_lesson(default, "expires_at = models.DateTimeField(default=timezone.now())") == []
-
-
 def test_a_call_the_mistake_made_too_is_not_followed_by_its_name() -> None:
     """The incident passed an f-string to `cursor.execute`: `cursor.execute(sql, params)` with any arguments would
     be the mistake's own call; a counterfactual ("... would have stopped only that query") still tells the fix."""
@@ -382,16 +384,6 @@ def test_a_call_with_elided_arguments_is_followed_by_the_options_it_names() -> N
                       lesson="Authenticate with `jwt.verify(token, key, { algorithms: [...] })`.")
     assert follows_lesson(jwt, 'const c = jwt.verify(raw, config.publicKey, {\n  algorithms: ["RS256"],\n});')
     assert follows_lesson(jwt, "const c = jwt.verify(raw, config.publicKey);") == []
-
-
-def test_a_module_function_is_followed_when_imported_by_name() -> None:
-    hmac = _correction(trigger="check an HMAC signature", summary="Webhook signatures compared with ===",
-                       lesson="Compare signatures with `crypto.timingSafeEqual` on equal-length buffers.")
-    assert follows_lesson(hmac, "if (a.length !== b.length || !timingSafeEqual(a, b)) {") == ["crypto.timingSafeEqual"]
-    assert follows_lesson(hmac, "if (crypto.timingSafeEqual(a, b)) {") == ["crypto.timingSafeEqual"]
-    assert follows_lesson(hmac, "if (signature === expected) {") == []
-    assert follows_lesson(hmac, "const timingSafeEqual = false;") == []  # named, not called
-
 
 
 def test_a_lesson_opening_with_any_verb_asks_for_what_it_puts_somewhere() -> None:

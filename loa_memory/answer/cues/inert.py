@@ -103,9 +103,14 @@ _COMMENT_LINE = re.compile(r"\A\s*+(?:#(?!!|\s*+(?:include|define|undef|if|ifdef
                            r"import)\b)|//|--(?=\s|\Z)|/\*|\*(?=[\s/]|\Z)|;|<!--)")
 
 
+def _changes(action: Action) -> bool:
+    """Whether ``action`` is an edit that replaces some text with other text."""
+    return action.kind == "edit" and bool(action.removed) and action.removed != action.text
+
+
 def only_comments(action: Action) -> bool:
     """Whether ``action`` is an edit whose code, less its comment lines, is what it was: it writes documentation."""
-    if action.kind != "edit" or not action.removed or action.removed == action.text:
+    if not _changes(action):
         return False
 
     def code(text: str) -> list[str]:
@@ -117,7 +122,7 @@ def only_comments(action: Action) -> bool:
 def only_values(action: Action) -> bool:
     """Whether ``action`` is an edit that changes only values: its old and new text are the same code with other
     literals (strings, numbers; not 0 or 1, true or false)."""
-    if action.kind != "edit" or not action.removed or action.removed == action.text:
+    if not _changes(action):
         return False
     return _skeleton(action.removed) == _skeleton(action.text)
 
