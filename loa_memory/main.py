@@ -25,9 +25,9 @@ from loa_memory.server.protocol import (
     command_line,
     enabled,
     idle_seconds,
-    one_blas_thread,
     spawn,
 )
+from loa_memory.threads import query_threads
 
 
 def main() -> None:
@@ -53,7 +53,7 @@ def main() -> None:
             sys.stdout.flush()
             sys.exit(int(answer["code"]))
     if command in SERVED:
-        one_blas_thread()
+        query_threads()
     code = run_here(argv, stdin)
     if command in SERVED and root is not None and code in (0, 1) and enabled():
         spawn(root, idle_seconds())

@@ -39,11 +39,11 @@ def serve(root: Path, world: str | None = None) -> None:
             raise _sdk_missing(exc) from None
         raise
     from loa_memory.search.embed import onnx_embed
-    from loa_memory.server.protocol import one_blas_thread
     from loa_memory.store.cache import memo
+    from loa_memory.threads import query_threads
     from loa_memory.write.add import session_id
 
-    one_blas_thread()  # query-time work only
+    query_threads()  # query-time work only
     onnx_embed.lean()  # a long-lived process: what one embedding batch used is not kept for the session
     memo.enable()  # a long-lived process: reuse what was loaded while its files are unchanged
     session_id()  # one generated session for the whole process: tools run in copies of this context

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Literal
 
 from loa_memory.errors import ConfigError
+from loa_memory.threads import bulk_env
 
 MODE_ENV = "LOA_MEMORY_BACKGROUND"
 LOCK_NAME = "embed.lock"
@@ -94,10 +95,7 @@ def start(root: Path, local_dir: Path) -> subprocess.Popen[bytes] | None:
     (None when none was started). It outlives this one: that is the point."""
     if is_running(local_dir):
         return None
-    env = dict(os.environ, LOA_MEMORY_SERVER="off", **{MODE_ENV: "off"})
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        if env.get(name) == "1":  # what query-time commands set for themselves: bulk work wants every core
-            env.pop(name)
+    env = bulk_env({**os.environ, "LOA_MEMORY_SERVER": "off", MODE_ENV: "off"})
     try:
         local_dir.mkdir(parents=True, exist_ok=True)
         with (local_dir / LOG_NAME).open("wb") as log:

@@ -59,15 +59,6 @@ def command_line(argv: list[str]) -> tuple[str | None, str | None, bool]:
     return command, root_option, served
 
 
-def one_blas_thread() -> None:
-    """One BLAS thread (unless the user chose): a query's embedding is a few small matrix products, which a
-    second thread slows down as soon as the other core is busy (MiniLM, one query: 17 ms against 109 ms p50
-    with two threads on a loaded 2-core machine). Bulk embedding (`index`) keeps every core. Call it before
-    numpy is imported."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
-
-
 def enabled() -> bool:
     return os.environ.get("LOA_MEMORY_SERVER", "auto").strip().lower() not in _OFF
 

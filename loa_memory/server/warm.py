@@ -30,6 +30,7 @@ from loa_memory.errors import ConfigError
 from loa_memory.server import protocol
 from loa_memory.server.worker import FORGET_SECONDS, Request, Runner, Worker, send
 from loa_memory.store.cache import memo
+from loa_memory.threads import query_threads
 
 STEP_ASIDE_SECONDS = 10.0  # how long a new server waits for one that is stopping to let go of the lock
 
@@ -135,7 +136,7 @@ def parse_request(data: object) -> Request | str:
 def _loop(
     listener: socket.socket, first: Path | None, idle: float, forget: float, run: Runner, unlink: Callable[[], None]
 ) -> None:
-    protocol.one_blas_thread()
+    query_threads()
     from loa_memory.search.embed import onnx_embed
 
     onnx_embed.lean()

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loa_memory.server import protocol
 from loa_memory.store.cache import memo
+from loa_memory.threads import query_threads
 
 # what was loaded for a repository (grimoire, index, vectors: a few MB to a few hundred at 10,000 entries) is
 # dropped after this long without a command for it; the model stays while the server runs
@@ -240,7 +240,7 @@ def _as_client(request: Request, out: io.StringIO, err: io.StringIO) -> Iterator
     try:
         os.environ.clear()
         os.environ.update(request.env)
-        protocol.one_blas_thread()  # as the client sets for itself before running a read command (``main``): the
+        query_threads()  # as the client sets for itself before running a read command (``main``): the
         # model's session, loaded once per thread count, is then the one the server warmed up, not a second one
         sys.stdin = io.StringIO(request.stdin or "")
         sys.stdout, sys.stderr = out, err

@@ -322,16 +322,21 @@ def test_served_commands_leave_their_missing_vectors_to_the_server(
         run(loa.root, "server", "stop")
 
 
-@pytest.mark.parametrize(("client", "served"), [({}, "1"), ({"OMP_NUM_THREADS": "4"}, "4")])
-def test_a_served_command_gets_the_blas_threads_it_would_get_in_its_own_process(
-    tmp_path: Path, client: dict[str, str], served: str
+@pytest.mark.parametrize(
+    ("client", "served", "embed"),
+    [({}, "1", str(min(2, os.cpu_count() or 1))), ({"OMP_NUM_THREADS": "4"}, "4", "4"),
+     ({"LOA_MEMORY_EMBED_THREADS": "1"}, "1", "1")],
+)
+def test_a_served_command_gets_the_threads_it_would_get_in_its_own_process(
+    tmp_path: Path, client: dict[str, str], served: str, embed: str
 ) -> None:
-    """A read command sets one BLAS/ONNX thread for itself unless the user chose (``main``); the server does the
-    same for each command, so every command uses the model session it warmed up rather than loading a second one
-    for another thread count."""
+    """A read command sets one BLAS thread and two embedding threads for itself unless the user chose (``main``);
+    the server does the same for each command, so every command uses the model session it warmed up rather than
+    loading a second one for another thread count."""
     import io
 
     from loa_memory.server import worker
+    from loa_memory.threads import embed_threads
 
     request = worker.Request(
         ("search", "x"), tmp_path, str(tmp_path), {"PATH": os.environ.get("PATH", ""), **client}, None
@@ -339,4 +344,5 @@ def test_a_served_command_gets_the_blas_threads_it_would_get_in_its_own_process(
     before = dict(os.environ)
     with worker._as_client(request, io.StringIO(), io.StringIO()):
         assert os.environ["OMP_NUM_THREADS"] == served and "OPENBLAS_NUM_THREADS" in os.environ
+        assert embed_threads() == int(embed)
     assert dict(os.environ) == before
