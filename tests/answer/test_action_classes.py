@@ -83,6 +83,20 @@ def _classes(action: Action) -> set[str]:
     ("docker compose -f docker-compose.yml down && docker volume ls", set()),
     ("echo '*/15 * * * * /opt/bin/refresh.sh' | crontab -", {"crontab-replace"}),
     ("(crontab -l; echo '*/15 * * * * /opt/bin/refresh.sh') | crontab -", set()),  # keeps the lines there are
+    ("ssh deploy@batch-01 'crontab /tmp/jobs.txt'", {"crontab-replace"}),  # a file installed whole
+    ("ssh etl-02 \"echo '30 3 * * * /opt/bin/refresh.sh >> /var/log/r.log 2>&1' | crontab -\"", {"crontab-replace"}),
+    ("echo '*/10 * * * * cd /srv/shop && bin/rake sitemap:refresh' | crontab -", {"crontab-replace"}),
+    ("echo 'edit the crontab file'", set()),
+    ("git add -A && git commit -m fix && git push origin HEAD:production", {"git-add-all", "push-main"}),
+    ("git push origin feature/production-fix", set()),
+    ("kubectl --context prod -n search delete pvc data-opensearch-2", {"volume-claim-delete", "infra-destroy",
+                                                                       "cluster-hand-change"}),
+    ("kubectl -n mq get pvc -l app=rabbitmq", set()),
+    ("helm --kube-context prod -n certs uninstall cert-manager", {"helm-uninstall"}),
+    ("helm upgrade --install cert-manager jetstack/cert-manager", set()),
+    ("aws secretsmanager delete-secret --secret-id prod/x --force-delete-without-recovery", {"secret-purge",
+                                                                                             "infra-destroy"}),
+    ("aws secretsmanager delete-secret --secret-id prod/x --recovery-window-in-days 30", {"infra-destroy"}),
 ])
 def test_command_classes(command: str, expected: set[str]) -> None:
     assert _classes(Action("command", text=command)) == expected
@@ -202,6 +216,13 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     ("edit", "app/metrics.py", "", 'LATENCY = Histogram("checkout_seconds", "Checkout", ["step", "customer_email"])',
      {"metric-label-id"}),
     ("edit", "app/metrics.py", "", 'LATENCY = Histogram("checkout_seconds", "Checkout", ["step", "status"])', set()),
+    ("write", "k8s/api.yaml", "", "      livenessProbe:\n        exec:\n          command: [sh, -c, pg_isready -h db]\n"
+     "      readinessProbe:\n", {"liveness-dependency"}),
+    ("write", "k8s/api.yaml", "", "      livenessProbe:\n        httpGet:\n          path: /livez\n"
+     "      readinessProbe:\n        httpGet:\n          path: /health?include=postgres\n", set()),
+    # an edit of the probe's check: its key is an unchanged line above
+    ("edit", "k8s/api.yaml", "          path: /livez\n", "      livenessProbe:\n        httpGet:\n"
+     "          path: /health/db\n", {"liveness-dependency"}),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -286,6 +307,12 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("updating arrays or objects held in React state", {"state-mutation"}),
     ("mutating a React state array or object in place before setState", {"state-mutation"}),
     ("Adding a cron entry to a server's user crontab", {"crontab-replace"}),
+    ("pushing local commits directly onto a branch that deploys", {"push-main"}),
+    ("removing a persistent volume claim in a Kubernetes cluster", {"volume-claim-delete"}),
+    ("uninstalling a Helm release whose chart ships CRDs", {"helm-uninstall"}),
+    ("deleting cloud secrets or keys during a cleanup", {"secret-purge", "data-delete"}),
+    ("writing liveness probes for a Kubernetes workload", {"liveness-dependency"}),
+    ("rotating a secret", set()),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected
@@ -382,7 +409,7 @@ def test_common_dangerous_operations(kind: str, path: str, removed: str, text: s
 @pytest.mark.parametrize(("kind", "text", "expected"), [
     ("edit", "redis_client.set(key, json.dumps(rates), ex=3600)", {"redis-no-ttl"}),
     ("edit", "redis_client.set(key, json.dumps(rates))", set()),  # the mistake itself: a class, not done right
-    ("command", "redis-cli -h cache SET session:1 x EX 3600", {"redis-no-ttl"}),
+    ("command", "redis-cli -h cache SET session:1 x EX 3600", {"redis-no-ttl", "redis-keys"}),  # no KEYS either
     ("edit", "resp = requests.get(API, params=q, timeout=(3.05, 10))", {"http-no-timeout"}),
     ("edit", "resp = requests.get(API, params=q)", set()),
     ("edit", 'resp = session.get(API, params={"s": ",".join(symbols)}, timeout=(3, 10))', {"http-no-timeout"}),
@@ -394,6 +421,9 @@ def test_common_dangerous_operations(kind: str, path: str, removed: str, text: s
     ("edit", "app.use(cors({ origin: true, credentials: true }));", set()),
     ("edit", "app.use(express.json({ limit: '1mb' }));", set()),
     ("edit", "x = compute(rates)", set()),  # neither the action nor its mistake
+    ("command", "redis-cli -h cache --scan --pattern 'cart:*' --count 500", {"redis-keys"}),
+    ("command", "(crontab -l; echo '15 3 * * * /opt/run') | crontab -", {"crontab-replace"}),
+    ("edit", "livenessProbe:\n  httpGet:\n    path: /livez", {"liveness-dependency"}),
 ])
 def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:
     from loa_memory.answer.cues.classes import done_right

@@ -9,7 +9,8 @@ know every spelling of the action that matters); the others only add evidence wh
 their ``scope`` finds the action itself in the call, done right: a Redis ``set(..., ex=60)`` is the write a "cache
 entries in Redis" correction guards, without its mistake, and silences it as a decisive class would. A ``wrong``
 class is found only in the mistake itself (deletion protection turned off, a public access block that blocks
-nothing): a call that has it makes the mistake even when it carries the lesson's fix beside it.
+nothing): a call that has it makes the mistake even when it carries the lesson's fix beside it. A ``whole`` class
+reads an edit's whole new text rather than the lines it brings in (a probe's key stays above the check changed).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Rule(NamedTuple):
     decisive: bool = True  # a correction guarding it stays silent for a call that does not perform it
     scope: str | None = None  # over the command or the change: the action itself, done right or wrong
     wrong: bool = False  # its patterns find only the mistake (a block turned off), never the right way beside it
+    whole: bool = False  # ``change`` reads an edit's whole new text, not only the lines it brings in
 
 
 _MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
@@ -42,6 +44,7 @@ _TLS_OFF = (r"\bverify\s*=\s*False\b|\bverify_ssl\s*=\s*False\b|--insecure\b|\bc
             r"sslmode=disable|CERT_NONE|check_hostname\s*=\s*False|SSL_VERIFYPEER|--no-check-certificate|"
             r"strict-ssl\s*(?:=|\s)\s*false|sslVerify\s*(?:=|\s)\s*false|GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY\s*=\s*0")
 _CURL_SH = r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:ba|z)?sh\b"
+_DEPLOYS = r"production|prod|release|live|deploy"  # a branch whose pushes deploy
 _MOVING_TAG = r"(?:latest|stable|main|master|prod|production|dev|develop|edge|nightly|release|current)"
 _DOCKERFILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile)$"
 _IMAGE_FILE = r"(?:^|/)(?:[\w.-]*Dockerfile[\w.-]*|Containerfile|[^/\n]+\.ya?ml)$"  # a Dockerfile or a manifest
@@ -144,9 +147,13 @@ RULES: dict[str, Rule] = {
         gloss="force push, overwriting a shared branch's history",
         command=r"\bgit\s+push\b[^\n|;&]{0,300}?\s(?:-f\b|--force\b|--force-with-lease\b|\+[\w/-]+)"),
     "push-main": Rule(
-        prose=r"\bpush\w* .{0,30}?\b(?:main|master|trunk)\b|\bdirectly (?:to|on(?:to)?) (?:main|master|trunk)\b",
-        gloss="push commits straight to the main branch",
-        command=r"\bgit\s+push\b[^\n|;&]{0,300}?\s(?:[\w-]+\s+)?(?:HEAD:)?(?:refs/heads/)?(?:main|master|trunk)\b"),
+        prose=r"\bpush\w* .{0,30}?\b(?:main|master|trunk|" + _DEPLOYS + r")\b|"
+              r"\bdirectly (?:to|on(?:to)?) (?:main|master|trunk)\b|"
+              r"\bpush\w* .{0,40}?\bbranch(?:es)? (?:that|which) (?:deploys?|ships?|releases?)\b|"
+              r"\bpush\w* .{0,40}?\b(?:deploy(?:ing|ment)?|release) branch",
+        gloss="push commits straight to the main branch or a branch that deploys",
+        command=r"\bgit\s+push\b[^\n|;&]{0,300}?\s(?:[\w-]+\s+)?(?:HEAD:)?(?:refs/heads/)?"
+                r"(?:main|master|trunk|" + _DEPLOYS + r")(?![\w/-])"),
     "history-rewrite": Rule(
         prose=r"\brebas\w*|\bamend\w*|\breset --hard\b|\brewrit\w* .{0,20}?\bhistory\b|\bsquash\w*|filter-branch",
         gloss="rewrite git history (rebase, amend, hard reset)",
@@ -549,7 +556,8 @@ RULES: dict[str, Rule] = {
               r"\bredis keys by (?:a )?pattern\b|\bkeys by (?:a )?pattern\b.{0,30}?\bredis\b",
         gloss="run KEYS or FLUSHALL against a shared Redis",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
-        change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(", decisive=False),
+        change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(",
+        scope=r"\bredis-cli\b|\.scan_iter\(|\bscanStream\(|(?-i:\bSCAN\b)", decisive=False),  # other commands, a SCAN
     "state-mutation": Rule(
         prose=r"\bmutat\w* .{0,30}?\bstate\b|\bstate\b.{0,30}?\b(?:holds?|holding|with) (?:an? )?"
               r"(?:arrays?|objects?|lists?)\b|\b(?:updat|chang|modif)\w* (?:an? )?(?:arrays?|objects?|lists?) .{0,20}?"
@@ -562,10 +570,12 @@ RULES: dict[str, Rule] = {
     "crontab-replace": Rule(
         prose=r"\bcrontabs?\b",
         gloss="replace a user's whole crontab with one line piped in",
-        # not `(crontab -l; echo "...") | crontab -`, which keeps the lines there are
-        command=r"(?m)^(?![^\n]*?crontab\s++-l)[^\n]*?(?<![\w-])(?:echo|printf)\b[^\n|;&]*+\|\s*+(?:sudo\s++)?"
-                r"crontab(?:\s++-u\s++\S++)?\s++-(?![\w-])",
-        decisive=False),
+        # not `(crontab -l; echo "...") | crontab -`, which keeps the lines there are; a file installed whole
+        # (`crontab jobs.txt`) replaces them too. Any other crontab command is the action done right. The line
+        # echoed may redirect (`>> log 2>&1`) or chain in quotes (`'cd /srv && bin/rake x'`).
+        command=r"(?m)^(?![^\n]*?crontab\s++-l)[^\n]*?(?:(?<![\w-])(?:echo|printf)\b(?:'[^'\n]*+'|[^\n|;&']|&(?!&))*+\|\s*+(?:sudo\s++)?"
+                r"crontab(?:\s++-u\s++\S++)?\s++-(?![\w-])|(?:^|[;&|('\"]|\bsudo)\s*+crontab(?:\s++-u\s++\S++)?\s++(?![-|;&])[\w./~$])",
+        scope=r"(?<![\w-])crontab\b", decisive=False),
     "log-sensitive": Rule(
         prose=r"\b(?:log|logs|logg\w*|print\w*|writ\w*|dump\w*|emit\w*)\b.{0,40}?" + _SENSITIVE + r"|"
               + _SENSITIVE + r".{0,40}?\b(?:in|into|to|from) (?:(?:the|our|application|app|server) ){0,2}logs?\b",
@@ -574,6 +584,34 @@ RULES: dict[str, Rule] = {
         # "sending password reset email to %s"
         change=_LOG_CALL + r"[^\n;]{0,200}?(?:" + _SENSITIVE_NAME + r"(?!inal|iz)(?=\w*+\s*+[.,)}\]\[])|"
                r"(?:req|request)\.body)",
+        decisive=False),
+    "volume-claim-delete": Rule(
+        prose=r"\bpersistent ?volume ?claims?\b|\bvolume claims?\b|\bpvcs?\b",
+        gloss="delete a Kubernetes PersistentVolumeClaim and the volume bound to it",
+        command=r"\bkubectl(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++delete\s++(?:-\S++\s++)*"
+                r"(?:pvc|persistentvolumeclaims?)\b", decisive=False),
+    "liveness-dependency": Rule(
+        prose=r"\bliveness\b",
+        gloss="make a Kubernetes liveness probe check databases, caches or other dependencies",
+        # a probe's own lines are indented under its key: the readiness probe after it may check what it likes;
+        # an edit of the probe's check leaves its key above the lines it changes
+        change=r"^([ \t]*+)livenessProbe:[^\n]*+\n(?:\1[ \t]++[^\n]*+\n){0,20}?\1[ \t]++[^\n]*?"
+               r"(?:postgres|pg_isready|mysql|redis|kafka|mongo|rabbit|elastic|cassandra|database|\bdb\b|"
+               r"dependenc|\bdeps?\b|/health/\w|include=)",
+        scope=r"\blivenessProbe:", decisive=False, whole=True),
+    "secret-purge": Rule(
+        prose=r"\b(?:delet|remov|purg|clean)\w* .{0,40}?\bsecrets?\b|\bsecrets?\b.{0,30}?\b(?:delet|remov|purg)\w*|"
+              r"\brecovery window\b",
+        gloss="delete a cloud secret at once, with no recovery window",
+        command=r"\bdelete-secret\b[^\n|;&]*?\s--(?:force-delete-without-recovery|recovery-window-in-days[= ]0)\b|"
+                r"\bkeyvault\s+secret\s+purge\b|\bgcloud\s+secrets\s+delete\b",
+        change=r"\bForceDeleteWithoutRecovery\s*[=:]\s*(?:True|true)|\bforce_delete_without_recovery\s*=\s*true",
+        decisive=False),
+    "helm-uninstall": Rule(
+        prose=r"\bhelm\b.{0,40}?\b(?:uninstall|delet|remov|purg)\w*|\b(?:uninstall|delet|remov)\w* .{0,30}?"
+              r"\b(?:helm |a )?(?:release|chart)s?\b.{0,40}?\b(?:crds?|custom ?resource)",
+        gloss="uninstall a Helm release, deleting what its chart installed",
+        command=r"\bhelm\b(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++(?:uninstall|delete|del|un)\s",
         decisive=False),
     "ssrf": Rule(
         prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"
@@ -605,7 +643,7 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
             continue
         if rule.path and not any(_compiled(rule.path).search(p) for p in paths):
             continue
-        if rule.change and not _compiled(rule.change).search(action.added):
+        if rule.change and not _compiled(rule.change).search(action.text if rule.whole else action.added):
             continue
         found.add(name)
     if "dependency-add" in found and action.kind == "edit" and not _new_dependency(action):
