@@ -1,22 +1,13 @@
 #!/usr/bin/env python3
-"""Check blind activation set 63 (ids AA01..AA40) with the shared validator.
+"""Validate the blind activation set 63 evaluation files: schema, counts and cross-references (the checks:
+../validate_activation.py; correction ids AA01..AA40).
 
-Looks for the validator at ../validate_activation.py first, then at ../refs/validate_activation.py,
-and runs it with --prefix AA on this folder.
+Usage: python3 validate.py [directory]   (default: the directory of this script)
 """
 import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CANDIDATES = [
-    os.path.join(os.path.dirname(__file__), "..", "validate_activation.py"),
-    os.path.join(HERE, "..", "validate_activation.py"),
-    "../refs/validate_activation.py",
-    os.path.join(HERE, "..", "refs", "validate_activation.py"),
-]
-
-for path in CANDIDATES:
-    if os.path.isfile(path):
-        sys.exit(subprocess.call([sys.executable, path, "--prefix", "AA", HERE]))
-sys.exit("validate_activation.py not found (looked for ../validate_activation.py and ../refs/validate_activation.py)")
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate_activation.py")
+sys.exit(subprocess.call([sys.executable, SHARED, "--prefix", "AA", HERE]))

@@ -1,21 +1,13 @@
 #!/usr/bin/env python3
-"""Validate blind activation set 64 with the shared validator (ids AB01..AB40)."""
+"""Validate the blind activation set 64 evaluation files: schema, counts and cross-references (the checks:
+../validate_activation.py; correction ids AB01..AB40).
+
+Usage: python3 validate.py [directory]   (default: the directory of this script)
+"""
 import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CANDIDATES = [
-    os.path.join(os.path.dirname(__file__), "..", "validate_activation.py"),
-    os.path.join(HERE, "..", "refs", "validate_activation.py"),
-    "../refs/validate_activation.py",
-]
-
-for path in CANDIDATES:
-    if os.path.exists(path):
-        validator = path
-        break
-else:
-    sys.exit("validate_activation.py not found in ../ or ../refs/")
-
-sys.exit(subprocess.call([sys.executable, validator, "--prefix", "AB", HERE]))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate_activation.py")
+sys.exit(subprocess.call([sys.executable, SHARED, "--prefix", "AB", HERE]))

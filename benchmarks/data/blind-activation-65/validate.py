@@ -1,16 +1,13 @@
 #!/usr/bin/env python3
-"""Validate blind activation set 65: runs the shared validate_activation.py with --prefix AC on this folder."""
+"""Validate the blind activation set 65 evaluation files: schema, counts and cross-references (the checks:
+../validate_activation.py; correction ids AC01..AC40).
+
+Usage: python3 validate.py [directory]   (default: the directory of this script)
+"""
 import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CANDIDATES = [
-    os.path.join(HERE, "..", "validate_activation.py"),
-    os.path.join(HERE, "..", "refs", "validate_activation.py"),
-]
-
-for path in CANDIDATES:
-    if os.path.exists(path):
-        sys.exit(subprocess.call([sys.executable, path, "--prefix", "AC", HERE]))
-sys.exit("validate_activation.py not found (looked for ../validate_activation.py and ../refs/validate_activation.py)")
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate_activation.py")
+sys.exit(subprocess.call([sys.executable, SHARED, "--prefix", "AC", HERE]))

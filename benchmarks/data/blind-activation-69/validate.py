@@ -1,21 +1,13 @@
 #!/usr/bin/env python3
-"""Check this set with the shared validator: python3 validate.py"""
+"""Validate the blind activation set 69 evaluation files: schema, counts and cross-references (the checks:
+../validate_activation.py; correction ids AG01..AG40).
+
+Usage: python3 validate.py [directory]   (default: the directory of this script)
+"""
 import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CANDIDATES = [
-    os.path.join(os.path.dirname(__file__), "..", "validate_activation.py"),
-    "../refs/validate_activation.py",
-    os.path.join(HERE, "..", "refs", "validate_activation.py"),
-]
-
-for path in CANDIDATES:
-    if os.path.exists(path):
-        validator = path
-        break
-else:
-    sys.exit("validate_activation.py not found (looked for ../validate_activation.py and ../refs/validate_activation.py)")
-
-sys.exit(subprocess.call([sys.executable, validator, "--prefix", "AG", HERE]))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate_activation.py")
+sys.exit(subprocess.call([sys.executable, SHARED, "--prefix", "AG", HERE]))
