@@ -573,8 +573,9 @@ RULES: dict[str, Rule] = {
         # not `(crontab -l; echo "...") | crontab -`, which keeps the lines there are; a file installed whole
         # (`crontab jobs.txt`) replaces them too. Any other crontab command is the action done right. The line
         # echoed may redirect (`>> log 2>&1`) or chain in quotes (`'cd /srv && bin/rake x'`).
-        command=r"(?m)^(?![^\n]*?crontab\s++-l)[^\n]*?(?:(?<![\w-])(?:echo|printf)\b(?:'[^'\n]*+'|[^\n|;&']|&(?!&))*+\|\s*+(?:sudo\s++)?"
-                r"crontab(?:\s++-u\s++\S++)?\s++-(?![\w-])|(?:^|[;&|('\"]|\bsudo)\s*+crontab(?:\s++-u\s++\S++)?\s++(?![-|;&])[\w./~$])",
+        command=r"(?m)^(?![^\n]*?crontab\s++-l)[^\n]*?(?:(?<![\w-])(?:echo|printf)\b"
+                r"(?:'[^'\n]*+'|[^\n|;&']|&(?!&))*+\|\s*+(?:sudo\s++)?crontab(?:\s++-u\s++\S++)?\s++-(?![\w-])|"
+                r"(?:^|[;&|('\"]|\bsudo)\s*+crontab(?:\s++-u\s++\S++)?\s++(?![-|;&])[\w./~$])",
         scope=r"(?<![\w-])crontab\b", decisive=False),
     "log-sensitive": Rule(
         prose=r"\b(?:log|logs|logg\w*|print\w*|writ\w*|dump\w*|emit\w*)\b.{0,40}?" + _SENSITIVE + r"|"
