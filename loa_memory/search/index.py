@@ -209,6 +209,10 @@ class FullTextIndex:
         with self._open() as searcher:
             yield searcher
 
+    def reopen(self) -> None:
+        """Open the index again on the next read (another process rebuilt it)."""
+        self._ix = None
+
     def _open(self) -> Any:
         from whoosh import index as windex
 

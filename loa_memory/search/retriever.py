@@ -80,8 +80,17 @@ class Retriever:
         self.is_fallback = False
 
     def lexical(self, text: str, limit: int) -> list[tuple[str, float, float]]:
-        self.index.refresh(self.grimoire)
-        return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
+        from whoosh.index import EmptyIndexError
+
+        for _ in range(2):
+            self.index.refresh(self.grimoire)  # waits for a rebuild under way: it holds the index lock
+            try:
+                return [hit for hit in self.index.search(text, limit, self.grimoire.worlds) if hit[0] in self.entries]
+            except (EmptyIndexError, FileNotFoundError):  # `index --rebuild` in another process removed it between
+                self.index.reopen()  # the refresh and the read: read it again once that rebuild is done
+        self.warnings.append("the full-text index changed while searching (`loa-memory index --rebuild` in another "
+                             "process?); found by meaning only this time")
+        return []
 
     def semantic(self, text: str, *, limit: int | None = None, also: Sequence[str] = (),
                  vector: Any = None) -> list[tuple[str, float]]:

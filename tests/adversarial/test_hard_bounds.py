@@ -385,3 +385,37 @@ def test_json_nested_thousands_deep_is_a_clear_error_not_a_crash(loa: Cli, tmp_p
         done = loa("capture", "--transcript", str(transcript), "--dry-run")
         assert done.exit_code in (0, 1), done.output
     assert "Traceback" not in done.output and "unexpected" not in done.output
+
+
+@pytest.mark.parametrize("gone", [1, 2])
+def test_an_index_removed_under_a_search_is_read_again_or_left_out(
+    loa: Cli, monkeypatch: pytest.MonkeyPatch, gone: int
+) -> None:
+    """What `index --rebuild` in another process does between a search's refresh and its read (Whoosh: the index
+    "does not exist"), made deterministic: the first read fails and the second finds the rebuilt index; when the
+    index is gone both times, the search answers by meaning and says why."""
+    from whoosh.index import EmptyIndexError
+
+    from loa_memory.search.index import FullTextIndex
+    from loa_memory.search.retriever import Retriever
+    from loa_memory.store.config import load_config
+    from loa_memory.store.load import load_grimoire
+
+    assert loa("add", "fact", "Kafka carries audit events", "--summary", "Kafka audit events").exit_code == 0
+    loaded = load_config(loa.root)
+    retriever = Retriever(loaded, load_grimoire(loaded))
+    read = FullTextIndex.search
+    failures = [gone]
+
+    def removed_meanwhile(index: FullTextIndex, *args: object, **kwargs: object) -> object:
+        if failures[0]:
+            failures[0] -= 1
+            raise EmptyIndexError("Index 'MAIN' does not exist")
+        return read(index, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FullTextIndex, "search", removed_meanwhile)
+    hits = retriever.lexical("kafka audit", 10)
+    if gone == 1:
+        assert [key for key, _, _ in hits] and not retriever.warnings
+    else:
+        assert hits == [] and any("full-text index changed while searching" in w for w in retriever.warnings)

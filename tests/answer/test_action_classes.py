@@ -97,6 +97,10 @@ def _classes(action: Action) -> set[str]:
     ("aws secretsmanager delete-secret --secret-id prod/x --force-delete-without-recovery", {"secret-purge",
                                                                                              "infra-destroy"}),
     ("aws secretsmanager delete-secret --secret-id prod/x --recovery-window-in-days 30", {"infra-destroy"}),
+    ("aws s3 sync docs/dist s3://acme-docs --delete --cache-control max-age=300", {"data-delete"}),
+    ("aws s3 sync docs/dist s3://acme-docs --delete --dryrun", set()),  # a preview deletes nothing
+    ("ssh ops@tools-01 'docker run -d --name mongo -p 27017:27017 mongo:7.0'", {"public-port"}),
+    ("docker run -d -p 127.0.0.1:27017:27017 mongo:7.0", set()),
 ])
 def test_command_classes(command: str, expected: set[str]) -> None:
     assert _classes(Action("command", text=command)) == expected
@@ -223,6 +227,26 @@ def test_command_classes(command: str, expected: set[str]) -> None:
     # an edit of the probe's check: its key is an unchanged line above
     ("edit", "k8s/api.yaml", "          path: /livez\n", "      livenessProbe:\n        httpGet:\n"
      "          path: /health/db\n", {"liveness-dependency"}),
+    ("write", ".github/workflows/deploy.yml", "", "steps:\n  - uses: actions/checkout@v4\n"
+     "  - uses: appleboy/scp-action@master\n", {"action-unpinned"}),
+    ("write", ".github/workflows/scan.yml", "", "steps:\n  - uses: actions/checkout@v4\n"
+     "  - uses: aquasecurity/trivy-action@18f2510ee396bbf400402947b394f2dd8c87dbb0 # 0.29.0\n", set()),
+    ("write", "internal/cache/tenants.go", "", "func (c *TenantCache) Put(id string, t *Tenant) {\n"
+     "\tc.items[id] = cachedTenant{tenant: t}\n}\n", {"go-map-shared"}),
+    ("write", "internal/geo/cache.go", "", "var lookups = map[string]Location{}\n\n"
+     "func remember(a string, l Location) {\n\tlookups[a] = l\n}\n", {"go-map-shared"}),
+    ("write", "internal/cache/tenants.go", "", "func (c *TenantCache) Put(id string, t *Tenant) {\n\tc.mu.Lock()\n"
+     "\tdefer c.mu.Unlock()\n\tc.items[id] = cachedTenant{tenant: t}\n}\n", set()),
+    ("edit", "analytics/attribution.py", "", 'sessions[sessions["channel"].isna()]["channel"] = "direct"',
+     {"pandas-chained"}),
+    ("edit", "analytics/attribution.py", "", 'sessions.loc[sessions["channel"].isna(), "channel"] = "direct"', set()),
+    ("edit", "app/settings.py", "", 'config[section]["debug"] = True', set()),  # nested dicts are not a frame
+    ("write", "deploy/compose.yml", "", 'services:\n  db:\n    ports:\n      - "5432:5432"\n', {"public-port"}),
+    ("write", "deploy/compose.yml", "", 'services:\n  db:\n    ports:\n      - "127.0.0.1:5432:5432"\n', set()),
+    ("write", "monitoring/alerts/api.yml", "", "groups:\n  - name: api\n    rules:\n      - alert: ApiDown\n"
+     "        expr: up == 0\n        labels:\n          severity: page\n", {"alert-no-for"}),
+    ("write", "monitoring/alerts/api.yml", "", "groups:\n  - name: api\n    rules:\n      - alert: ApiDown\n"
+     "        expr: up == 0\n        for: 5m\n", set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -313,6 +337,11 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("deleting cloud secrets or keys during a cleanup", {"secret-purge", "data-delete"}),
     ("writing liveness probes for a Kubernetes workload", {"liveness-dependency"}),
     ("rotating a secret", set()),
+    ("adding a third-party action to a workflow", {"action-unpinned"}),
+    ("sharing a map between goroutines in Go", {"go-map-shared"}),
+    ("assigning to a filtered subset of a pandas DataFrame", {"pandas-chained"}),
+    ("publishing container ports on a host with a public interface", {"public-port"}),
+    ("writing Prometheus alerting rules that page", {"alert-no-for"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

@@ -60,6 +60,12 @@ _UNBATCHED = (r"\b(?-i:[A-Z])[A-Za-z]++\.(?:all|where)\b[^\n{]{0,300}?\.(?:each|
 _S3_RM_RECURSIVE = (r"\bs3\s+rm\b(?![^\n|;&]*--dryrun)[^\n|;&]*\s--recursive\b|"
                     r"\bgsutil\b(?:\s+-\w+)*\s+rm\s+(?:-\w+\s+)*-\w*r|"
                     r"\bgcloud\s+storage\s+rm\b(?![^\n|;&]*--dry-run)[^\n|;&]*\s(?:--recursive|-r)\b")
+# a bucket synced with deletes: what the source lacks is deleted there (`aws s3 sync dist s3://b --delete`), not a
+# `--dryrun` preview
+_SYNC_DELETE = (r"\bs3\s+sync\b(?![^\n|;&]*--dryrun)[^\n|;&]*\s--delete\b|"
+                r"\bgsutil\b(?:\s+-\w+)*\s+rsync\b(?![^\n|;&]*\s-\w*n)[^\n|;&]*\s-\w*d")
+# a port published on every interface: `- "5432:5432"` in a compose file, `docker run -p 27017:27017`
+_PUBLIC_PORT = r"^[ \t]*+-[ \t]*+[\"']?\d{2,5}:\d{2,5}(?:/(?:tcp|udp))?[\"']?[ \t]*+$"
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 _REDIS_SET = r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
 _HTTP_CALL = r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
@@ -129,6 +135,7 @@ RULES: dict[str, Rule] = {
               r"database|keys|objects|tables? contents?)\b|\bbulk delet|\bdrop (?:the |a )?database\b",
         gloss="delete stored data in bulk (rows, keys, buckets, volumes)",
         command=r"\bdelete\s+from\b|\btruncate\b|\bdrop\s+database\b|\bflush(?:all|db)\b|" + _S3_RM_RECURSIVE + "|"
+                + _SYNC_DELETE + "|"
                 r"\bs3\s+rb\b|\bdocker(?:-compose|\s+compose)(?:\s+-[\w-]+(?:[= ][^\s-]\S*)?)*\s+down\b[^\n|;&]*\s"
                 r"(?:-v\b|--volumes)|\bvolume\s+(?:rm|prune)\b|"
                 r"\bredis-cli\b[^\n|;&]*\s(?:DEL|UNLINK)\b",
@@ -614,6 +621,44 @@ RULES: dict[str, Rule] = {
         gloss="uninstall a Helm release, deleting what its chart installed",
         command=r"\bhelm\b(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++(?:uninstall|delete|del|un)\s",
         decisive=False),
+    "action-unpinned": Rule(
+        prose=r"\bthird[- ]party (?:github )?actions?\b|\b(?:pin|referenc)\w* .{0,30}?\bactions?\b|"
+              r"\bactions? (?:by|to|at) (?:a )?(?:tags?|branch\w*|sha|commit)",
+        gloss="use a third-party GitHub Action by a tag or branch, not a pinned commit",
+        # first-party `actions/*` aside; a full commit SHA is the action pinned (the scope)
+        change=r"^[ \t]*+(?:-[ \t]*+)?uses:[ \t]*+[\"']?(?!actions/|github/|docker://|\./)[\w.-]++/[\w./-]++@"
+               r"(?![0-9a-f]{40}\b)[\w./-]",
+        path=r"(?:^|/)\.github/(?:workflows|actions)/", scope=r"\buses:[ \t]*+[\"']?[\w.-]++/[\w./-]++@[0-9a-f]{40}\b",
+        decisive=False),
+    "go-map-shared": Rule(
+        prose=r"\bmaps?\b.{0,40}?\b(?:goroutines?|handlers?|concurren\w*|threads?)\b|\bconcurrent map\b|"
+              r"\bshared maps?\b",
+        gloss="write to a Go map shared by goroutines or handlers without a lock",
+        # a receiver's map field or a package-level map written to, in a file that takes no lock
+        change=r"\A(?![\s\S]*?\bsync\.(?:RW)?Mutex\b|[\s\S]*?\bsync\.Map\b|[\s\S]*?\.R?Lock\(\))[\s\S]*?"
+               r"(?:(?<![\w.])\w{1,12}+\.\w++\[[^\]\n]{1,100}\][ \t]*+=(?!=)|\bvar[ \t]++(\w++)[ \t]*+=[ \t]*+"
+               r"(?:make\()?map\[[\s\S]*?(?<![\w.])\1\[[^\]\n]{1,100}\][ \t]*+=(?!=))",
+        path=r"\.go$", scope=r"\bsync\.(?:RW)?Mutex\b|\bsync\.Map\b|\.R?Lock\(\)", decisive=False),
+    "pandas-chained": Rule(
+        prose=r"\bpandas\b|\bdata ?frames?\b.{0,40}?\b(?:assign|subset|filter|slic)\w*|\bchained assignment\b|"
+              r"SettingWithCopy",
+        gloss="assign to a filtered pandas DataFrame through chained indexing instead of .loc",
+        # `df[df["a"] > 1]["b"] = v`: the mask is built from the frame itself
+        change=r"(?<![\w.])(\w++)\[[ \t]*+\1\b[^\n]{0,200}?\]\[[ \t]*+[\"'][^\"'\n]{1,60}[\"'][ \t]*+\][ \t]*+=(?!=)",
+        path=r"\.(?:py|ipynb)$", scope=r"\.loc\[", decisive=False),
+    "public-port": Rule(
+        prose=r"\bpublish\w* .{0,40}?\bports?\b|\bports?\b.{0,40}?\b(?:public|every interface|all interfaces|"
+              r"0\.0\.0\.0)",
+        gloss="publish a container port on every interface of the host",
+        command=r"\bdocker\s++(?:container\s++)?run\b[^\n|;&]*?\s(?:-p|--publish)[ =][\"']?\d{2,5}:\d{2,5}\b",
+        change=_PUBLIC_PORT, path=r"(?:^|/)(?:docker-)?compose[\w.-]*\.ya?ml$",
+        scope=r"\b127\.0\.0\.1:\d{2,5}:\d|\[::1\]:\d", decisive=False),
+    "alert-no-for": Rule(
+        prose=r"\balert(?:ing)? rules?\b|\bpag(?:e|es|ing) alerts?\b|\balerts? that pages?\b|\bprometheus alerts?\b",
+        gloss="write a Prometheus alert that fires on one evaluation, with no for: duration",
+        # an alert's own lines are indented under it: one without `for:` among them pages on a single blip
+        change=r"^([ \t]*+)- alert:[^\n]*+\n(?:\1[ \t]++(?!for:)[^\n]*+\n|[ \t]*+\n)*+(?![ \t]*+for:)",
+        path=r"\.ya?ml$", scope=r"^[ \t]*+for:[ \t]*+\d", decisive=False),
     "ssrf": Rule(
         prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"
               r"\bfetch\w* .{0,30}?\burls?\b|\bunfurl\w*|\blink previews?\b",
