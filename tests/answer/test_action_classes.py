@@ -247,6 +247,11 @@ def test_command_classes(command: str, expected: set[str]) -> None:
      "        expr: up == 0\n        labels:\n          severity: page\n", {"alert-no-for"}),
     ("write", "monitoring/alerts/api.yml", "", "groups:\n  - name: api\n    rules:\n      - alert: ApiDown\n"
      "        expr: up == 0\n        for: 5m\n", set()),
+    # an event's text in the run script itself, an env: block beside it or not; through env: it is a variable
+    ("write", ".github/workflows/triage.yml", "", "steps:\n  - name: Pick\n    env:\n      GH_TOKEN: x\n"
+     "    run: |\n      title=\"${{ github.event.issue.title }}\"\n", {"event-injection", "ci-secrets"}),
+    ("write", ".github/workflows/triage.yml", "", "steps:\n  - name: Pick\n    env:\n"
+     "      TITLE: ${{ github.event.issue.title }}\n    run: |\n      echo \"$TITLE\"\n", set()),
 ])
 def test_change_classes(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     assert _classes(Action(kind, (f"/repo/{path}",), text, removed)) == expected  # type: ignore[arg-type]
@@ -342,6 +347,7 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("assigning to a filtered subset of a pandas DataFrame", {"pandas-chained"}),
     ("publishing container ports on a host with a public interface", {"public-port"}),
     ("writing Prometheus alerting rules that page", {"alert-no-for"}),
+    ("using event text like issue titles or branch names in run steps", {"event-injection"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

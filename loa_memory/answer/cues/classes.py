@@ -659,6 +659,15 @@ RULES: dict[str, Rule] = {
         # an alert's own lines are indented under it: one without `for:` among them pages on a single blip
         change=r"^([ \t]*+)- alert:[^\n]*+\n(?:\1[ \t]++(?!for:)[^\n]*+\n|[ \t]*+\n)*+(?![ \t]*+for:)",
         path=r"\.ya?ml$", scope=r"^[ \t]*+for:[ \t]*+\d", decisive=False),
+    "event-injection": Rule(
+        prose=r"\bgithub\.(?:event|head_ref)\b|\bevent (?:text|data|fields?|payloads?)\b|\$\{\{",
+        gloss="put a GitHub event's text (${{ github.event.* }}) straight into a workflow's run script",
+        # the run script's own lines are indented under its key (read in an edit's whole new text: the lines it
+        # brings in alone may join an `env:` value to the script); an `env:` beside it does not undo the text put
+        # into the script itself
+        change=r"^([ \t]*+)(?:-[ \t]*+)?run:(?:[^\n]*+\n\1[ \t]++){0,80}?[^\n]*?\$\{\{[ \t]*+"
+               r"github\.(?:event\.|head_ref\b)",
+        path=r"(?:^|/)\.github/(?:workflows|actions)/|(?:^|/)action\.ya?ml$", decisive=False, wrong=True, whole=True),
     "ssrf": Rule(
         prose=r"\bssrf\b|\buser[- ](?:supplied|provided|submitted|given|entered)\b.{0,20}?\burls?\b|"
               r"\bfetch\w* .{0,30}?\burls?\b|\bunfurl\w*|\blink previews?\b",
