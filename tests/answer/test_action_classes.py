@@ -348,6 +348,9 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("publishing container ports on a host with a public interface", {"public-port"}),
     ("writing Prometheus alerting rules that page", {"alert-no-for"}),
     ("using event text like issue titles or branch names in run steps", {"event-injection"}),
+    ("rendering lists in React that can be reordered, inserted or deleted", {"index-key"}),
+    ("rendering a long list without virtualization", set()),
+    ("clearing cache keys on a Redis instance", {"redis-keys", "redis-no-ttl"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

@@ -451,7 +451,10 @@ RULES: dict[str, Rule] = {
         change=_HTTP_CALL + r"(?!" + _ARGUMENT + r"{0,2000}?\btimeout\s*=)", scope=_HTTP_CALL, decisive=False),
     "index-key": Rule(
         prose=r"\b(?:array |list |loop |map )?index\w* as (?:a |the |list |react )?keys?\b|\bkey(?:s|ed|ing)?\b.{0,30}?"
-              r"\b(?:by|from|with|on) (?:the |their |its )?(?:array |list |loop |map )?index",
+              r"\b(?:by|from|with|on) (?:the |their |its )?(?:array |list |loop |map )?index|"
+              # a list whose items move or change is what its keys are for
+              r"\brender\w* (?:a )?lists?\b.{0,60}?\b(?:reorder\w*|sort\w*|filter\w*|edit\w*|insert\w*|delet\w*|"
+              r"remov\w*|shrink\w*|stateful)",
         gloss="key rendered list items by their array index",
         change=r"(?<![\w.])key=\{[^}\n]{0,80}?(?:\b(?:i|idx|index|ix)\b|Math\.random\(\))|:key=\"(?:i|idx|index)\"|"
                r"\bkeyExtractor=\{\s*\([^)\n]{0,40}\bindex\b[^)\n]{0,40}\)\s*=>[^}\n]{0,60}\bindex\b",
@@ -560,7 +563,8 @@ RULES: dict[str, Rule] = {
         change=r"\A(?![\s\S]*^[ \t]*USER\s)[\s\S]*?^[ \t]*FROM\s", path=_DOCKERFILE, kinds=("write",), decisive=False),
     "redis-keys": Rule(
         prose=r"(?-i:\bKEYS\b)|\bkeys\s+['\"]?[\w:]*\*|\bflush(?:all|db)\b|(?-i:\bSCAN\b)|"
-              r"\bredis keys by (?:a )?pattern\b|\bkeys by (?:a )?pattern\b.{0,30}?\bredis\b",
+              r"\bredis keys by (?:a )?pattern\b|\bkeys by (?:a )?pattern\b.{0,30}?\bredis\b|"
+              r"\bclear\w* .{0,30}?\bcach\w*.{0,40}?\bredis\b",
         gloss="run KEYS or FLUSHALL against a shared Redis",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
         change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(",
