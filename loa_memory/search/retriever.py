@@ -89,7 +89,7 @@ class Retriever:
             except (EmptyIndexError, FileNotFoundError):  # `index --rebuild` in another process removed it between
                 self.index.reopen()  # the refresh and the read: read it again once that rebuild is done
         self.warnings.append("the full-text index changed while searching (`loa-memory index --rebuild` in another "
-                             "process?); found by meaning only this time")
+                             "process?); nothing was found by words this time")
         return []
 
     def semantic(self, text: str, *, limit: int | None = None, also: Sequence[str] = (),

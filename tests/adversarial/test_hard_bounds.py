@@ -393,7 +393,7 @@ def test_an_index_removed_under_a_search_is_read_again_or_left_out(
 ) -> None:
     """What `index --rebuild` in another process does between a search's refresh and its read (Whoosh: the index
     "does not exist"), made deterministic: the first read fails and the second finds the rebuilt index; when the
-    index is gone both times, the search answers by meaning and says why."""
+    index is gone both times, the search answers without word matches and says why."""
     from whoosh.index import EmptyIndexError
 
     from loa_memory.search.index import FullTextIndex
