@@ -66,6 +66,8 @@ _SYNC_DELETE = (r"\bs3\s+sync\b(?![^\n|;&]*--dryrun)[^\n|;&]*\s--delete\b|"
                 r"\bgsutil\b(?:\s+-\w+)*\s+rsync\b(?![^\n|;&]*\s-\w*n)[^\n|;&]*\s-\w*d")
 # a port published on every interface: `- "5432:5432"` in a compose file, `docker run -p 27017:27017`
 _PUBLIC_PORT = r"^[ \t]*+-[ \t]*+[\"']?\d{2,5}:\d{2,5}(?:/(?:tcp|udp))?[\"']?[ \t]*+$"
+# a CLI's options before its subcommand (`kubectl --context prod -n web delete`; a flag may take no value)
+_CLI_OPTIONS = r"(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*"
 _CHMOD = r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w|ugo\+rwx)\b|\bos\.chmod\([^)]*0o?777"
 _REDIS_SET = r"\b\w{0,40}?(?:redis|cache|client|rds)\w{0,40}+\.set\("
 _HTTP_CALL = r"\b(?:requests|session|httpx)\.(?:get|post|put|patch|delete|head|request)\("
@@ -548,7 +550,7 @@ RULES: dict[str, Rule] = {
         gloss="change live Kubernetes resources by hand with kubectl",
         # the verb is kubectl's subcommand, after its options (`--insecure-skip-tls-verify apply`: a flag may take no
         # value): `kubectl get deploy label-printer` labels nothing
-        command=r"\bkubectl(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++(?:apply|delete|scale|patch|set|edit|"
+        command=r"\bkubectl" + _CLI_OPTIONS + r"\s++(?:apply|delete|scale|patch|set|edit|"
                 r"replace|create|label|annotate|drain|cordon|taint|rollout\s+(?:restart|undo))(?![\w-])",
         decisive=False),
     "k8s-no-resources": Rule(
@@ -600,7 +602,7 @@ RULES: dict[str, Rule] = {
     "volume-claim-delete": Rule(
         prose=r"\bpersistent ?volume ?claims?\b|\bvolume claims?\b|\bpvcs?\b",
         gloss="delete a Kubernetes PersistentVolumeClaim and the volume bound to it",
-        command=r"\bkubectl(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++delete\s++(?:-\S++\s++)*"
+        command=r"\bkubectl" + _CLI_OPTIONS + r"\s++delete\s++(?:-\S++\s++)*"
                 r"(?:pvc|persistentvolumeclaims?)\b", decisive=False),
     "liveness-dependency": Rule(
         prose=r"\bliveness\b",
@@ -623,7 +625,7 @@ RULES: dict[str, Rule] = {
         prose=r"\bhelm\b.{0,40}?\b(?:uninstall|delet|remov|purg)\w*|\b(?:uninstall|delet|remov)\w* .{0,30}?"
               r"\b(?:helm |a )?(?:release|chart)s?\b.{0,40}?\b(?:crds?|custom ?resource)",
         gloss="uninstall a Helm release, deleting what its chart installed",
-        command=r"\bhelm\b(?:\s++--?\w[\w-]*+(?:[= ](?!-)[^\s;&|]++)?)*\s++(?:uninstall|delete|del|un)\s",
+        command=r"\bhelm\b" + _CLI_OPTIONS + r"\s++(?:uninstall|delete|del|un)\s",
         decisive=False),
     "action-unpinned": Rule(
         prose=r"\bthird[- ]party (?:github )?actions?\b|\b(?:pin|referenc)\w* .{0,30}?\bactions?\b|"
