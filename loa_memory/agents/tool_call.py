@@ -3,15 +3,20 @@ nothing: Read, Glob, Grep, LS, WebFetch...).
 
 ``tool_input`` by tool: Edit ``{file_path, old_string, new_string}``, MultiEdit ``{file_path, edits: [{old_string,
 new_string}]}``, Write ``{file_path, content}``, NotebookEdit ``{notebook_path, new_source}``, Bash ``{command,
-description}``.
+description}``. An edit also carries its new text under the lines of the file that enclose it (read from disk,
+before the edit), so a change to ``path:`` under ``livenessProbe:`` is known for what it changes.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from loa_memory.agents.hook_input import HookInput
 from loa_memory.answer.cues import Action
+from loa_memory.answer.cues.action import enclosing_lines
+
+READ_LIMIT = 512 * 1024  # a larger file is edited without its enclosing lines (reading it would slow every call)
 
 PRE_TOOL_USE = "PreToolUse"
 
@@ -36,12 +41,27 @@ def action_from_hook(hook: HookInput) -> Action | None:
         return Action("command", (), command, description=text("description")) if command.strip() else None
     if tool == "Write":
         return Action("write", paths, text("content"))
-    if tool == "Edit":
-        return Action("edit", paths, text("new_string"), text("old_string"))
-    if tool == "MultiEdit":
-        edits = [e for e in given.get("edits") or [] if isinstance(e, dict)]
+    if tool in ("Edit", "MultiEdit"):
+        edits = [given] if tool == "Edit" else [e for e in given.get("edits") or [] if isinstance(e, dict)]
+        source = _source(path, hook.cwd)
+        enclosing = [enclosing_lines(source, text("old_string", e), text("new_string", e)) for e in edits]
         return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
-                      "\n".join(text("old_string", e) for e in edits))
+                      "\n".join(text("old_string", e) for e in edits),
+                      enclosing="\n".join(e for e in enclosing if e))
     if tool == "NotebookEdit":
         return Action("edit", paths, text("new_source"))
     return None
+
+
+def _source(path: str, cwd: str | None) -> str:
+    """The text of the file an edit is about to change (relative to the hook's ``cwd``), or "" when it cannot be
+    read: missing, unreadable, not UTF-8, or over READ_LIMIT."""
+    if not path:
+        return ""
+    file = Path(cwd or ".") / path
+    try:
+        if file.stat().st_size > READ_LIMIT:
+            return ""
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -319,3 +319,28 @@ def test_an_edit_of_values_only_fires_the_correction_about_what_it_changes(loa: 
     code, out = _hook(loa, "Edit", {"file_path": path, "old_string": "            isDebuggable = false",
                                     "new_string": "            isDebuggable = true"})
     assert code == 0 and "BEFORE change the Android release build type" in out
+
+
+LIVENESS = {"category": "correction", "summary": "A liveness probe that checked Postgres restarted every pod",
+            "content": "The api's livenessProbe called /health/db; a slow primary failed it and the kubelet restarted "
+                       "all replicas at once.",
+            "trigger": "pointing a Kubernetes liveness probe at a check of the database",
+            "lesson": "Keep liveness to the process itself; put dependency checks in the readiness probe",
+            "confidence": 0.9}
+
+
+@needs_model
+def test_an_edit_is_read_under_the_keys_of_the_file_that_enclose_it(loa: Cli) -> None:
+    """Claude Code's Edit of a probe's check carries only the changed line; the file on disk says whose check it
+    is: the liveness probe's fires, the readiness probe's is silent."""
+    from tests.answer.test_enclosing_lines import DEPLOYMENT
+
+    assert loa("add", "--from-json", "-", input=json.dumps(LIVENESS)).exit_code == 0
+    manifest = loa.root / "k8s" / "api.yaml"
+    manifest.parent.mkdir()
+    manifest.write_text(DEPLOYMENT)
+    code, out = _hook(loa, "Edit", {"file_path": "k8s/api.yaml", "old_string": "path: /livez",
+                                    "new_string": "path: /health/db"})
+    assert code == 0 and "BEFORE pointing a Kubernetes liveness probe" in out
+    assert _hook(loa, "Edit", {"file_path": str(manifest), "old_string": "path: /ready",
+                               "new_string": "path: /health/db"}) == (0, "")

@@ -26,13 +26,15 @@ RENDER_CHARS = 200
 class Action:
     """``edit``: change part of a file (``text`` the new text, ``removed`` the text it replaces); ``write``:
     create or overwrite a file with ``text``; ``command``: run the shell command ``text``. ``description`` is
-    the agent's own words for it, when it gave any."""
+    the agent's own words for it, when it gave any. ``enclosing``: for an edit of a file that could be read, its
+    new text under the lines of the file that enclose it (``enclosing_lines``)."""
 
     kind: ActionKind
     paths: tuple[str, ...] = ()
     text: str = ""
     removed: str = ""
     description: str = ""
+    enclosing: str = ""
 
     @property
     def added(self) -> str:
@@ -41,6 +43,28 @@ class Action:
             return self.text
         before = {line.strip() for line in self.removed.splitlines()}
         return "\n".join(line for line in self.text.splitlines() if line.strip() not in before)
+
+
+def enclosing_lines(source: str, old: str, new: str) -> str:
+    """``new`` put in place of ``old`` in ``source``, under the lines above it that enclose it: each line indented
+    less than every line after it so far (a YAML key and its parents, a block's header), the nearest last. An edit
+    of a probe's check (``path: /livez`` -> ``path: /health/db``) reads ``livenessProbe:`` / ``httpGet:`` /
+    ``path: /health/db``. Empty when ``old`` is not in ``source``."""
+    at = source.find(old) if old else -1
+    if at < 0:
+        return ""
+    start = source.rfind("\n", 0, at) + 1  # the edit's first line, from its start
+    changed = source[start:at] + new
+    widths = [len(line) - len(line.lstrip()) for line in changed.splitlines() if line.strip()]
+    width = min(widths, default=len(changed) - len(changed.lstrip()))
+    above: list[str] = []
+    for line in reversed(source[:start].splitlines()):
+        if line.strip() and (indent := len(line) - len(line.lstrip())) < width:
+            above.append(line)
+            width = indent
+            if not width:
+                break
+    return "\n".join([*reversed(above), changed])
 
 
 def relative_paths(action: Action, root: Path) -> tuple[str, ...]:

@@ -10,7 +10,8 @@ their ``scope`` finds the action itself in the call, done right: a Redis ``set(.
 entries in Redis" correction guards, without its mistake, and silences it as a decisive class would. A ``wrong``
 class is found only in the mistake itself (deletion protection turned off, a public access block that blocks
 nothing): a call that has it makes the mistake even when it carries the lesson's fix beside it. A ``whole`` class
-reads an edit's whole new text rather than the lines it brings in (a probe's key stays above the check changed).
+reads an edit's whole new text rather than the lines it brings in, under the lines of the file that enclose it when
+the file could be read (a probe's key stays above the check changed).
 """
 
 from __future__ import annotations
@@ -704,7 +705,8 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
             continue
         if rule.path and not any(_compiled(rule.path).search(p) for p in paths):
             continue
-        if rule.change and not _compiled(rule.change).search(action.text if rule.whole else action.added):
+        if rule.change and not _compiled(rule.change).search((action.enclosing or action.text) if rule.whole
+                                                                   else action.added):
             continue
         found.add(name)
     if "dependency-add" in found and action.kind == "edit" and not _new_dependency(action):
