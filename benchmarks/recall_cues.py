@@ -1,7 +1,7 @@
 """Do corrections fire on reworded tasks? Runs `recall` (the library function the CLI calls) on every task and counts
 the corrections it shows.
 
-Three sets: the task queries of benchmarks/data/retrieval against its 26 corrections, and the two sets of
+The task queries of benchmarks/data/retrieval against its 26 corrections, and each set of
 benchmarks/data/cues, whose corrections are added with `add --from-json -` to a grimoire that already holds the
 400 retrieval memories (as the held-out check does). Reports, per set: the share of tasks with a correction that
 get it; unrelated corrections per such task; corrections shown on tasks with no correction.

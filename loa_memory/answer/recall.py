@@ -42,10 +42,14 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # CUE_MARGIN of the best correction's. A task that asks for prose (document, explain, summarise) fires only a
 # correction that names the same kind of action; one that asks for tests, only such a correction or one about tests.
 # With a task adapter for the embedder (``adapter.py``: MPNet) the task's vector is first turned towards the triggers
-# it pulls, for the trigger cosines and the typical memory alike, and the bars are ADAPTED_STANDOUT.
+# it pulls, for the trigger cosines and the typical memory alike; the deviations then count with FIT_WEIGHT times the
+# relevance itself (before the action lift), against ADAPTED_STANDOUT: a trigger the task fits well in plain terms
+# needs to stand out less from a grimoire whose memories spread widely (fitted on the candidates of blind activation
+# sets 2-62 and cue set-a, held to the retrieval tasks' own corrections: benchmarks/reports/recall-fit.md).
 CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
-ADAPTED_STANDOUT = (4.0, 6.0)  # the same with the task's vector turned towards triggers (``adapter.py``)
 CUE_MARGIN = 1.0
+ADAPTED_STANDOUT = (5.4, 7.4)  # deviations plus FIT_WEIGHT x relevance, the task's vector turned (``adapter.py``)
+FIT_WEIGHT = 4.0
 CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
 COVERAGE_SHARE = 0.3
@@ -105,6 +109,7 @@ class Cue:
     relevance: float
     shared_actions: frozenset[str]
     standout: float = 0.0  # deviations above the task's typical memory, meaning and names (corrections only)
+    fit: float = 0.0  # the relevance before the action lift (corrections only)
 
     @property
     def imperative(self) -> str:
@@ -146,6 +151,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 
     embedder = retriever.sidecar().embedder
     query = adapted(task_vector, task_map(embedder.name, embedder.dim))  # the task as triggers say it
+    plain = query is task_vector  # no adapter for this embedder: deviations alone
     cosine = dict(retriever.semantic(task, vector=query))
     coverage = {key: cov for key, _, cov in retriever.lexical(task, LEXICAL_DEPTH)}
     baseline = Baseline({key: cos + COVERAGE_SHARE * coverage.get(key, 0.0) for key, cos in cosine.items()})
@@ -163,19 +169,27 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         shared = frozenset().union(*(same_action(task, t) for t in texts))
         if (prose or (tests and not about_tests([*texts, entry.summary]))) and not shared:
             continue  # documenting, explaining or testing the area is not doing the guarded thing
-        relevance = (max(best, cosine.get(key, -1.0)) + (SAME_ACTION_LIFT if shared else 0.0)
-                     + COVERAGE_SHARE * coverage.get(key, 0.0))
+        fit = max(best, cosine.get(key, -1.0)) + COVERAGE_SHARE * coverage.get(key, 0.0)
+        relevance = fit + (SAME_ACTION_LIFT if shared else 0.0)
         own = sources(grimoire, entry)  # its own episodes are not typical memories
         mean, deviation = baseline.without(own)
         standout = (relevance - mean) / deviation + CUE_WORDS * names.trust * names.deviations(key, own)
-        scored.append(Cue(entry, relevance, shared, standout))
+        scored.append(Cue(entry, relevance, shared, standout, fit))
+    return fire_corrections(scored, names.trust, plain)
+
+
+def fire_corrections(scored: list[Cue], trust: float, plain: bool) -> list[Cue]:
+    """Those of ``scored`` that fire, best first: with no task adapter (``plain``) by their deviations against
+    CUE_STANDOUT, with one by their deviations plus FIT_WEIGHT times their fit against ADAPTED_STANDOUT; the bar
+    moves from low to high as ``trust`` in shared names grows, and a cue fires only within the margin of the best."""
     if not scored:
         return []
-    low, high = CUE_STANDOUT if query is task_vector else ADAPTED_STANDOUT
-    bar = low + (high - low) * names.trust
-    best = max(c.standout for c in scored)
-    cues = [c for c in scored if c.standout >= bar and c.standout >= best - CUE_MARGIN]
-    cues.sort(key=lambda c: -c.standout)
+    low, high = CUE_STANDOUT if plain else ADAPTED_STANDOUT
+    bar = low + (high - low) * trust
+    score = {id(c): c.standout + (0.0 if plain else FIT_WEIGHT * c.fit) for c in scored}
+    best = max(score.values())
+    cues = [c for c in scored if score[id(c)] >= bar and score[id(c)] >= best - CUE_MARGIN]
+    cues.sort(key=lambda c: -score[id(c)])
     return cues
 
 
