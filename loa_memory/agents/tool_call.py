@@ -14,9 +14,7 @@ from typing import Any
 
 from loa_memory.agents.hook_input import HookInput
 from loa_memory.answer.cues import Action
-from loa_memory.answer.cues.action import enclosing_lines
-
-READ_LIMIT = 512 * 1024  # a larger file is edited without its enclosing lines (reading it would slow every call)
+from loa_memory.answer.cues.action import enclosing_lines, file_text
 
 PRE_TOOL_USE = "PreToolUse"
 
@@ -43,7 +41,7 @@ def action_from_hook(hook: HookInput) -> Action | None:
         return Action("write", paths, text("content"))
     if tool in ("Edit", "MultiEdit"):
         edits = [given] if tool == "Edit" else [e for e in given.get("edits") or [] if isinstance(e, dict)]
-        source = _source(path, hook.cwd)
+        source = file_text(Path(hook.cwd or ".") / path) if path else ""
         enclosing = [enclosing_lines(source, text("old_string", e), text("new_string", e)) for e in edits]
         return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
                       "\n".join(text("old_string", e) for e in edits),
@@ -52,16 +50,3 @@ def action_from_hook(hook: HookInput) -> Action | None:
         return Action("edit", paths, text("new_source"))
     return None
 
-
-def _source(path: str, cwd: str | None) -> str:
-    """The text of the file an edit is about to change (relative to the hook's ``cwd``), or "" when it cannot be
-    read: missing, unreadable, not UTF-8, or over READ_LIMIT."""
-    if not path:
-        return ""
-    file = Path(cwd or ".") / path
-    try:
-        if file.stat().st_size > READ_LIMIT:
-            return ""
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""

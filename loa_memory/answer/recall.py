@@ -181,7 +181,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 def fire_corrections(scored: list[Cue], trust: float, plain: bool) -> list[Cue]:
     """Those of ``scored`` that fire, best first: with no task adapter (``plain``) by their deviations against
     CUE_STANDOUT, with one by their deviations plus FIT_WEIGHT times their fit against ADAPTED_STANDOUT; the bar
-    moves from low to high as ``trust`` in shared names grows, and a cue fires only within the margin of the best."""
+    moves from low to high as ``trust`` in shared names grows, and a cue fires only within CUE_MARGIN of the best."""
     if not scored:
         return []
     low, high = CUE_STANDOUT if plain else ADAPTED_STANDOUT

@@ -29,7 +29,13 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            # Redis commands in capitals, a crontab listed, Kafka's tools describing
            "redis-cli -h cache.prod -p 6379 --no-auth-warning -a \"$REDIS_PASSWORD\" INFO memory | grep used_memory",
            "ssh etl-03 'sudo crontab -l -u warehouse'",
-           "kafka-consumer-groups.sh --bootstrap-server kafka-1:9092 --describe --group order-projector"]
+           "kafka-consumer-groups.sh --bootstrap-server kafka-1:9092 --describe --group order-projector",
+           # a broker's and the clouds' listings, a read-only fetch
+           "rabbitmqctl -n rabbit@mq-prod-02 list_queues -p fulfilment name messages consumers | sort -k3 -n",
+           "aws rds describe-db-instances --region eu-west-1 --output table",
+           "aws --profile prod s3 ls s3://reports/q4/ --summarize", "aws sts get-caller-identity",
+           "gcloud compute instances list --project acme-prod", "az aks show -g rg-prod -n aks-prod",
+           "cd apps/ios && bundle exec fastlane match development --readonly"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
@@ -39,6 +45,10 @@ CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", 
            "git clean -fdx", "psql \"$URL\" -f fix.sql", "sudo rm -f /var/log/app/app.log",
             "ssh ops@api-02 'sudo truncate -s 0 /var/log/app.log'", "ssh ops@api-02 'df -h' > disk.txt",
             "argocd app sync payments --prune", "crontab -r", "redis-cli -h cache.prod FLUSHALL",
+            "rabbitmqctl -p fulfilment purge_queue shipments.retry",
+            "aws secretsmanager get-secret-value --secret-id db", "aws s3 rm s3://reports/q4/ --recursive",
+            "gcloud secrets delete db-password",
+            "aws ec2 terminate-instances --instance-ids i-0abc",
             "kafka-consumer-groups.sh --bootstrap-server k:9092 --group g --reset-offsets --to-latest --execute "
             "--describe", "kafka-topics.sh --bootstrap-server k:9092 --alter --topic t --partitions 12",
            # a query that only reads can be the mistake: a whole partitioned table scanned, a report on the primary

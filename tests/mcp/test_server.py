@@ -122,6 +122,20 @@ async def test_cues_for_action_fires_on_the_guarded_action_only(session: ClientS
 
 
 @pytest.mark.anyio
+async def test_cues_for_action_reads_an_edit_under_the_keys_of_its_file(session: ClientSession, served: Path) -> None:
+    from tests.answer.test_enclosing_lines import DEPLOYMENT
+
+    (served / "k8s").mkdir(exist_ok=True)
+    (served / "k8s" / "api.yaml").write_text(DEPLOYMENT)
+    liveness = await _call(session, "cues_for_action", kind="edit", paths=["k8s/api.yaml"],
+                           removed="path: /livez", text="path: /health/db")
+    assert "liveness-dependency" in liveness["classes"]
+    readiness = await _call(session, "cues_for_action", kind="edit", paths=["k8s/api.yaml"],
+                            removed="path: /ready", text="path: /health/db")
+    assert "liveness-dependency" not in readiness["classes"]
+
+
+@pytest.mark.anyio
 async def test_search_and_recall_return_what_the_cli_prints_as_json(session: ClientSession, served: Path) -> None:
     found = await _call(session, "search", query="which database did we choose")
     assert found["results"][0]["summary"] == "PostgreSQL selected over SQLite"

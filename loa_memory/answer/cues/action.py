@@ -20,6 +20,7 @@ ACTION_KINDS: tuple[ActionKind, ...] = ("edit", "write", "command")
 # time; 200 against 300 over blind sets 1-20 fired 703 guarded calls of 800 against 706, near misses and harmless
 # calls alike, and took the warm server's p95 at 1,000 memories from 160 to 137 ms (benchmarks/reports/pretooluse.md)
 RENDER_CHARS = 200
+READ_LIMIT = 512 * 1024  # a larger file is edited without its enclosing lines (reading it would slow every call)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,17 @@ def enclosing_lines(source: str, old: str, new: str) -> str:
             if not width:
                 break
     return "\n".join([*reversed(above), changed])
+
+
+def file_text(path: Path) -> str:
+    """The text of a file an edit is about to change, or "" when it cannot be read: missing, unreadable, not UTF-8,
+    or over READ_LIMIT."""
+    try:
+        if path.stat().st_size > READ_LIMIT:
+            return ""
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def relative_paths(action: Action, root: Path) -> tuple[str, ...]:

@@ -62,14 +62,18 @@ _LOOKS = [
     r"(?:cd|ls|cat|head|tail|grep|rg|wc|sort|uniq|du|df|pwd|which|echo|jq|stat|file|tree|less|find)\b",
     r"ansible-(?:inventory|doc|lint)\b",
     r"argocd" + _FLAGS + r"\s+app\s+(?:get|list|diff|history|manifests|logs|resources)\b", r"flux\s+get\b",
+    # a broker's and the clouds' listings and descriptions (not a secret's value read out)
+    r"rabbitmqctl" + _FLAGS + r"\s+(?:list_\w+|status|cluster_status|environment)\b",
+    r"aws" + _FLAGS + r"\s+(?:[\w-]+\s+(?:describe-[\w-]+|list-[\w-]+|get-(?!secret-value\b)[\w-]+)|s3\s+ls)\b",
+    r"gcloud(?:\s+[\w-]+){1,4}\s+(?:list|describe)\b", r"az(?:\s+[\w-]+){1,4}\s+(?:list|show)\b",
 ]
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:sudo(?:\s++-[\w-]++)*+\s++)?(?:" + "|".join(_LOOKS) + r")")  # linear
 # a command run on another host: ``ssh ops@worker-3 'df -h; du -sh /var/log/*'`` looks if what it runs there does
 # (an option may take a value or none: `ssh -t ops@host '...'`, `ssh -i key.pem -p 2222 ops@host '...'`)
 _SSH = re.compile(r"\Assh(?:\s++-[A-Za-z]++(?:\s++[^\s'\"-][^\s'\"]*+)?)*\s++[^\s'\"-][^\s'\"]*+\s++'([^']*+)'\s*+\Z")
 # a dry run only says what it would do: `git clean -nd`, `kubectl apply --dry-run=server`, `aws s3 sync --dryrun`,
-# `ansible-playbook site.yml --check`
-_DRY_RUN = re.compile(r"(?<!\S)(?:--dry-?run(?:=(?:client|server|true))?|--check)(?!\S)|"
+# `ansible-playbook site.yml --check`; a read-only run takes what is there (`fastlane match --readonly`)
+_DRY_RUN = re.compile(r"(?<!\S)(?:--dry-?run(?:=(?:client|server|true))?|--check|--read-?only)(?!\S)|"
                       r"\Agit\s++clean\b[^\n]*?\s-[a-zA-Z]*n")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"")
 _STAGES = re.compile(r"&&|\|\||;|\||\n")
