@@ -3,8 +3,9 @@ nothing: Read, Glob, Grep, LS, WebFetch...).
 
 ``tool_input`` by tool: Edit ``{file_path, old_string, new_string}``, MultiEdit ``{file_path, edits: [{old_string,
 new_string}]}``, Write ``{file_path, content}``, NotebookEdit ``{notebook_path, new_source}``, Bash ``{command,
-description}``. An edit also carries its new text under the lines of the file that enclose it (read from disk,
-before the edit), so a change to ``path:`` under ``livenessProbe:`` is known for what it changes.
+description}``. An edit also carries its new text under the lines of the file that enclose it, and the file as it
+leaves it (read from disk, before the edit), so a change to ``path:`` under ``livenessProbe:`` is known for what it
+changes, and a Go map written in a file that takes a lock elsewhere is written under it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from loa_memory.agents.hook_input import HookInput
 from loa_memory.answer.cues import Action
-from loa_memory.answer.cues.action import enclosing_lines, file_text
+from loa_memory.answer.cues.action import edited, enclosing_lines, file_text
 
 PRE_TOOL_USE = "PreToolUse"
 
@@ -43,9 +44,11 @@ def action_from_hook(hook: HookInput) -> Action | None:
         edits = [given] if tool == "Edit" else [e for e in given.get("edits") or [] if isinstance(e, dict)]
         source = file_text(Path(hook.cwd or ".") / path) if path else ""
         enclosing = [enclosing_lines(source, text("old_string", e), text("new_string", e)) for e in edits]
+        after = edited(source, [(text("old_string", e), text("new_string", e), e.get("replace_all") is True)
+                                for e in edits]) if source else ""
         return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
                       "\n".join(text("old_string", e) for e in edits),
-                      enclosing="\n".join(e for e in enclosing if e))
+                      enclosing="\n".join(e for e in enclosing if e), after=after)
     if tool == "NotebookEdit":
         return Action("edit", paths, text("new_source"))
     return None

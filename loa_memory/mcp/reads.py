@@ -104,7 +104,7 @@ class ReadTools(Backend):
         Code PreToolUse call.
         """
         from loa_memory.answer.cues import Action, action_record
-        from loa_memory.answer.cues.action import enclosing_lines, file_text
+        from loa_memory.answer.cues.action import edited, enclosing_lines, file_text
         from loa_memory.lifecycle.recall_log import serve_action_cues
         from loa_memory.render.action_cues import action_cues_text
 
@@ -112,7 +112,8 @@ class ReadTools(Backend):
             # an edit of one file is read under the lines of the file that enclose it, as at PreToolUse
             source = file_text(config.root / paths[0]) if kind == "edit" and paths and len(paths) == 1 else ""
             action = Action(kind, tuple(paths or ()), text, removed, description,
-                            enclosing=enclosing_lines(source, removed, text))
+                            enclosing=enclosing_lines(source, removed, text),
+                            after=edited(source, [(removed, text, False)]) if source else "")
             return action_record(serve_action_cues(config, action, session_id=session_id))
 
         return self.call("cues_for_action", work, action_cues_text)

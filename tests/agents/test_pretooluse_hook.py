@@ -344,3 +344,27 @@ def test_an_edit_is_read_under_the_keys_of_the_file_that_enclose_it(loa: Cli) ->
     assert code == 0 and "BEFORE pointing a Kubernetes liveness probe" in out
     assert _hook(loa, "Edit", {"file_path": str(manifest), "old_string": "path: /ready",
                                "new_string": "path: /health/db"}) == (0, "")
+
+
+GO_MAP = {"category": "correction", "summary": "Concurrent map writes crashed the tenant service",
+          "content": "The session cache's map was written from every HTTP handler with no lock: fatal error: "
+                     "concurrent map writes, twice in one night.",
+          "trigger": "sharing a map between goroutines in Go", "confidence": 0.9,
+          "lesson": "Guard a map that handlers share with a sync.Mutex, or use sync.Map"}
+
+
+@needs_model
+def test_an_edit_is_read_in_the_file_it_leaves(loa: Cli) -> None:
+    """A map write edited in a file that locks around it is not the mistake; in a file that never locks, it is."""
+    from tests.answer.test_enclosing_lines import TENANTS
+
+    assert loa("add", "--from-json", "-", input=json.dumps(GO_MAP)).exit_code == 0
+    source = loa.root / "internal" / "cache" / "tenants.go"
+    source.parent.mkdir(parents=True)
+    edit = {"file_path": str(source), "old_string": "\tc.items[id] = t",
+            "new_string": "\tc.items[strings.ToLower(id)] = t"}
+    source.write_text(TENANTS)
+    assert _hook(loa, "Edit", edit) == (0, "")
+    source.write_text(TENANTS.replace("\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n", "").replace("\tmu    sync.Mutex\n", ""))
+    code, out = _hook(loa, "Edit", edit)
+    assert code == 0 and "BEFORE sharing a map between goroutines in Go" in out

@@ -77,3 +77,43 @@ def test_the_enclosing_lines_are_the_files_own_and_step_outwards(lines: list[str
     assert all(line in lines for line in above)
     assert widths == sorted(set(widths))  # each a step outwards from the one below it
     assert all(w < len(first) - len(first.lstrip()) for w in widths) or not above
+
+
+def test_edits_are_made_in_turn_as_the_editor_makes_them() -> None:
+    from loa_memory.answer.cues.action import edited
+
+    assert edited("a b a", [("a", "x", False)]) == "x b a"
+    assert edited("a b a", [("a", "x", True)]) == "x b x"
+    assert edited("a b", [("a", "x", False), ("x b", "y", False)]) == "y"  # the second sees the first's result
+    assert edited("a b", [("c", "x", False)]) == ""
+    assert edited("a b", [("", "x", False)]) == ""
+
+
+TENANTS = """package cache
+
+import "sync"
+
+type TenantCache struct {
+\tmu    sync.Mutex
+\titems map[string]*Tenant
+}
+
+func (c *TenantCache) Put(id string, t *Tenant) {
+\tc.mu.Lock()
+\tdefer c.mu.Unlock()
+\tc.items[id] = t
+}
+"""
+
+
+def test_a_go_map_written_in_a_file_that_takes_a_lock_is_not_the_mistake() -> None:
+    from loa_memory.answer.cues.action import edited
+
+    old, new = "\tc.items[id] = t", "\tc.items[strings.ToLower(id)] = t"
+    in_file = Action("edit", ("internal/cache/tenants.go",), new, old, after=edited(TENANTS, [(old, new, False)]))
+    assert "go-map-shared" not in action_classes(in_file, ("internal/cache/tenants.go",))
+    unlocked = TENANTS.replace("\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n", "").replace("\tmu    sync.Mutex\n", "")
+    bare = Action("edit", ("internal/cache/tenants.go",), new, old, after=edited(unlocked, [(old, new, False)]))
+    assert "go-map-shared" in action_classes(bare, ("internal/cache/tenants.go",))
+    unread = Action("edit", ("internal/cache/tenants.go",), new, old)  # the file could not be read: its text alone
+    assert "go-map-shared" in action_classes(unread, ("internal/cache/tenants.go",))

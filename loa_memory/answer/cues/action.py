@@ -27,8 +27,9 @@ READ_LIMIT = 512 * 1024  # a larger file is edited without its enclosing lines (
 class Action:
     """``edit``: change part of a file (``text`` the new text, ``removed`` the text it replaces); ``write``:
     create or overwrite a file with ``text``; ``command``: run the shell command ``text``. ``description`` is
-    the agent's own words for it, when it gave any. ``enclosing``: for an edit of a file that could be read, its
-    new text under the lines of the file that enclose it (``enclosing_lines``)."""
+    the agent's own words for it, when it gave any. For an edit of a file that could be read: ``enclosing``, its
+    new text under the lines of the file that enclose it (``enclosing_lines``); ``after``, the file as the edit
+    leaves it."""
 
     kind: ActionKind
     paths: tuple[str, ...] = ()
@@ -36,6 +37,7 @@ class Action:
     removed: str = ""
     description: str = ""
     enclosing: str = ""
+    after: str = ""
 
     @property
     def added(self) -> str:
@@ -66,6 +68,16 @@ def enclosing_lines(source: str, old: str, new: str) -> str:
             if not width:
                 break
     return "\n".join([*reversed(above), changed])
+
+
+def edited(source: str, edits: list[tuple[str, str, bool]]) -> str:
+    """``source`` with each edit (old text, new text, whether every occurrence) made in turn, as the editor makes
+    them; "" when an old text is not there."""
+    for old, new, every in edits:
+        if not old or old not in source:
+            return ""
+        source = source.replace(old, new, -1 if every else 1)
+    return source
 
 
 def file_text(path: Path) -> str:

@@ -11,7 +11,8 @@ entries in Redis" correction guards, without its mistake, and silences it as a d
 class is found only in the mistake itself (deletion protection turned off, a public access block that blocks
 nothing): a call that has it makes the mistake even when it carries the lesson's fix beside it. A ``whole`` class
 reads an edit's whole new text rather than the lines it brings in, under the lines of the file that enclose it when
-the file could be read (a probe's key stays above the check changed).
+the file could be read (a probe's key stays above the check changed). A class with ``unless`` is not found when
+the file holds the fix anywhere (a Go file that takes a lock), read after the edit when it could be read.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ class Rule(NamedTuple):
     scope: str | None = None  # over the command or the change: the action itself, done right or wrong
     wrong: bool = False  # its patterns find only the mistake (a block turned off), never the right way beside it
     whole: bool = False  # ``change`` reads an edit's whole new text, not only the lines it brings in
+    unless: str | None = None  # the file (after an edit, when it could be read; else the new text) holds the fix
 
 
+_GO_LOCK = r"\bsync\.(?:RW)?Mutex\b|\bsync\.Map\b|\.R?Lock\(\)"  # a Go file that takes a lock
 _MANIFEST = (r"(?:^|/)(?:package\.json|requirements[\w.-]*\.(?:txt|in)|pyproject\.toml|setup\.cfg|setup\.py|Pipfile|"
              r"Gemfile|go\.mod|Cargo\.toml|build\.gradle(?:\.kts)?|pom\.xml|composer\.json|[\w.-]+\.csproj)$")
 _LOCKFILE = (r"(?:^|/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|"
@@ -642,10 +645,9 @@ RULES: dict[str, Rule] = {
               r"\bshared maps?\b",
         gloss="write to a Go map shared by goroutines or handlers without a lock",
         # a receiver's map field or a package-level map written to, in a file that takes no lock
-        change=r"\A(?![\s\S]*?\bsync\.(?:RW)?Mutex\b|[\s\S]*?\bsync\.Map\b|[\s\S]*?\.R?Lock\(\))[\s\S]*?"
-               r"(?:(?<![\w.])\w{1,12}+\.\w++\[[^\]\n]{1,100}\][ \t]*+=(?!=)|\bvar[ \t]++(\w++)[ \t]*+=[ \t]*+"
-               r"(?:make\()?map\[[\s\S]*?(?<![\w.])\1\[[^\]\n]{1,100}\][ \t]*+=(?!=))",
-        path=r"\.go$", scope=r"\bsync\.(?:RW)?Mutex\b|\bsync\.Map\b|\.R?Lock\(\)", decisive=False),
+        change=r"(?<![\w.])\w{1,12}+\.\w++\[[^\]\n]{1,100}\][ \t]*+=(?!=)|\bvar[ \t]++(\w++)[ \t]*+=[ \t]*+"
+               r"(?:make\()?map\[[\s\S]*?(?<![\w.])\1\[[^\]\n]{1,100}\][ \t]*+=(?!=)",
+        unless=_GO_LOCK, path=r"\.go$", scope=_GO_LOCK, decisive=False),
     "pandas-chained": Rule(
         prose=r"\bpandas\b|\bdata ?frames?\b.{0,40}?\b(?:assign|subset|filter|slic)\w*|\bchained assignment\b|"
               r"SettingWithCopy",
@@ -707,6 +709,8 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
             continue
         if rule.change and not _compiled(rule.change).search((action.enclosing or action.text) if rule.whole
                                                                    else action.added):
+            continue
+        if rule.unless and _compiled(rule.unless).search(action.after or action.text):
             continue
         found.add(name)
     if "dependency-add" in found and action.kind == "edit" and not _new_dependency(action):
