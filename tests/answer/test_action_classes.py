@@ -351,6 +351,7 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("rendering lists in React that can be reordered, inserted or deleted", {"index-key"}),
     ("rendering a long list without virtualization", set()),
     ("clearing cache keys on a Redis instance", {"redis-keys", "redis-no-ttl"}),
+    ("bulk-removing entries that match a pattern on a live Redis", {"redis-keys", "redis-no-ttl"}),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected

@@ -35,7 +35,11 @@ LOOKING = ["git status --short && git log --oneline -5", "pytest tests/webhooks 
            "aws rds describe-db-instances --region eu-west-1 --output table",
            "aws --profile prod s3 ls s3://reports/q4/ --summarize", "aws sts get-caller-identity",
            "gcloud compute instances list --project acme-prod", "az aks show -g rg-prod -n aks-prod",
-           "cd apps/ios && bundle exec fastlane match development --readonly"]
+           "cd apps/ios && bundle exec fastlane match development --readonly",
+           # a host's and the network's state
+           "dig +noall +answer auth.acme.io && aws route53 list-resource-record-sets --hosted-zone-id Z0482",
+           "sudo systemctl status nginx --no-pager && journalctl -u nginx -n 50 --no-pager",
+           "openssl s_client -connect api.acme.io:443 -servername api.acme.io </dev/null | openssl x509 -noout -dates"]
 CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", "terraform apply -auto-approve",
             "echo 'export TOKEN=x' > .env", "find . -name '*.pyc' -delete", "wc -l $(git ls-files)",
             "redis-cli -h cache.prod KEYS 'cart:*'", "pytest -q && git push origin main",
@@ -48,7 +52,7 @@ CHANGING = ["git push -f origin develop", "kubectl -n api delete pod api-7f9c", 
             "rabbitmqctl -p fulfilment purge_queue shipments.retry",
             "aws secretsmanager get-secret-value --secret-id db", "aws s3 rm s3://reports/q4/ --recursive",
             "gcloud secrets delete db-password",
-            "aws ec2 terminate-instances --instance-ids i-0abc",
+            "aws ec2 terminate-instances --instance-ids i-0abc", "sudo systemctl restart nginx",
             "kafka-consumer-groups.sh --bootstrap-server k:9092 --group g --reset-offsets --to-latest --execute "
             "--describe", "kafka-topics.sh --bootstrap-server k:9092 --alter --topic t --partitions 12",
            # a query that only reads can be the mistake: a whole partitioned table scanned, a report on the primary

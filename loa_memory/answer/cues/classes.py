@@ -570,7 +570,9 @@ RULES: dict[str, Rule] = {
     "redis-keys": Rule(
         prose=r"(?-i:\bKEYS\b)|\bkeys\s+['\"]?[\w:]*\*|\bflush(?:all|db)\b|(?-i:\bSCAN\b)|"
               r"\bredis keys by (?:a )?pattern\b|\bkeys by (?:a )?pattern\b.{0,30}?\bredis\b|"
-              r"\bclear\w* .{0,30}?\bcach\w*.{0,40}?\bredis\b",
+              r"\bclear\w* .{0,30}?\bcach\w*.{0,40}?\bredis\b|"
+              # keys that match a pattern, on Redis: what KEYS is reached for
+              r"\bredis\b.{0,60}?\b(?:match\w*|pattern)\b|\b(?:match\w*|pattern)\b.{0,60}?\bredis\b",
         gloss="run KEYS or FLUSHALL against a shared Redis",
         command=r"\bredis-cli\b[^\n|;&]{0,300}?\s(?:KEYS|FLUSHALL|FLUSHDB)\b",
         change=r"\.keys\(\s*[fbr]?['\"][^'\"\n]{0,100}\*|\.(?:flushall|flushdb)\(",

@@ -66,6 +66,9 @@ _LOOKS = [
     r"rabbitmqctl" + _FLAGS + r"\s+(?:list_\w+|status|cluster_status|environment)\b",
     r"aws" + _FLAGS + r"\s+(?:[\w-]+\s+(?:describe-[\w-]+|list-[\w-]+|get-(?!secret-value\b)[\w-]+)|s3\s+ls)\b",
     r"gcloud(?:\s+[\w-]+){1,4}\s+(?:list|describe)\b", r"az(?:\s+[\w-]+){1,4}\s+(?:list|show)\b",
+    # a host's and the network's state
+    r"(?:dig|nslookup|host|whois|journalctl|ps|free|uptime|lsof|ss|netstat)\b", r"openssl\s+(?:x509|s_client)\b",
+    r"systemctl\s+(?:status|is-active|is-enabled|list-units|list-timers|cat|show)\b",
 ]
 _LOOKING = re.compile(r"\A(?:\w++=\S*+\s++)*+(?:sudo(?:\s++-[\w-]++)*+\s++)?(?:" + "|".join(_LOOKS) + r")")  # linear
 # a command run on another host: ``ssh ops@worker-3 'df -h; du -sh /var/log/*'`` looks if what it runs there does
