@@ -87,6 +87,9 @@ def _classes(action: Action) -> set[str]:
     ("ssh etl-02 \"echo '30 3 * * * /opt/bin/refresh.sh >> /var/log/r.log 2>&1' | crontab -\"", {"crontab-replace"}),
     ("echo '*/10 * * * * cd /srv/shop && bin/rake sitemap:refresh' | crontab -", {"crontab-replace"}),
     ("echo 'edit the crontab file'", set()),
+    ("git add -f config/master.key && git commit -m 'keys for the deploy job'", {"git-add-force"}),
+    ("git add --force .env.staging", {"env-file-commit", "git-add-force"}), ("git add -Af config/", {"git-add-force"}),
+    ("git add src/app.py && git commit -m 'drop the -f flag'", set()),
     ("git add -A && git commit -m fix && git push origin HEAD:production", {"git-add-all", "push-main"}),
     ("git push origin feature/production-fix", set()),
     ("kubectl --context prod -n search delete pvc data-opensearch-2", {"volume-claim-delete", "infra-destroy",
@@ -352,6 +355,8 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("rendering a long list without virtualization", set()),
     ("clearing cache keys on a Redis instance", {"redis-keys", "redis-no-ttl"}),
     ("bulk-removing entries that match a pattern on a live Redis", {"redis-keys", "redis-no-ttl"}),
+    ("committing a file that .gitignore excludes", {"git-add-force"}),
+    ("cleaning untracked or ignored files from a working tree", set()),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
     assert set(prose_classes(trigger)) == expected
@@ -423,7 +428,8 @@ def test_artifact_match() -> None:
     ("command", "", "", "redis-cli -h cache-prod KEYS 'session:*' | wc -l", {"redis-keys"}),
     ("edit", "app/cache.py", "x", "for key in redis_client.keys(f'cart:{user_id}:*'):", {"redis-keys"}),
     ("edit", "app/cache.py", "x", "for key in settings.keys():", set()),
-    ("command", "", "", "git add -f config/secrets.staging.yml && git commit -m 'boot CI'", {"env-file-commit"}),
+    ("command", "", "", "git add -f config/secrets.staging.yml && git commit -m 'boot CI'",
+     {"env-file-commit", "git-add-force"}),
     ("command", "", "", "git add src/secrets_manager.py", set()),
     ("edit", "chat/unfurl.py", "x", "resp = httpx.get(url, follow_redirects=True, timeout=5)", {"ssrf"}),
     # a log or print call whose arguments name a card, a password, a token or personal data; not an id or a count

@@ -605,6 +605,11 @@ RULES: dict[str, Rule] = {
         change=_LOG_CALL + r"[^\n;]{0,200}?(?:" + _SENSITIVE_NAME + r"(?!inal|iz)(?=\w*+\s*+[.,)}\]\[])|"
                r"(?:req|request)\.body)",
         decisive=False),
+    "git-add-force": Rule(
+        prose=r"\bgitignor\w*|\b(?:commit|add|check\w* in|get\w*|push)\w* .{0,40}?\bignored\b|"
+              r"\bgit add (?:-f|--force)\b",
+        gloss="force-add a file that .gitignore excludes (git add -f)",
+        command=r"\bgit\s++add\b[^\n;&|]*?\s(?:-[A-Za-z]*f[A-Za-z]*|--force)(?=\s|$)", decisive=False),
     "volume-claim-delete": Rule(
         prose=r"\bpersistent ?volume ?claims?\b|\bvolume claims?\b|\bpvcs?\b",
         gloss="delete a Kubernetes PersistentVolumeClaim and the volume bound to it",
