@@ -45,7 +45,7 @@ def action_from_hook(hook: HookInput) -> Action | None:
         source = file_text(Path(hook.cwd or ".") / path) if path else ""
         enclosing = [enclosing_lines(source, text("old_string", e), text("new_string", e)) for e in edits]
         after = edited(source, [(text("old_string", e), text("new_string", e), e.get("replace_all") is True)
-                                for e in edits]) if source else ""
+                                for e in edits])
         return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
                       "\n".join(text("old_string", e) for e in edits),
                       enclosing="\n".join(e for e in enclosing if e), after=after)

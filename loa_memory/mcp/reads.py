@@ -113,7 +113,7 @@ class ReadTools(Backend):
             source = file_text(config.root / paths[0]) if kind == "edit" and paths and len(paths) == 1 else ""
             action = Action(kind, tuple(paths or ()), text, removed, description,
                             enclosing=enclosing_lines(source, removed, text),
-                            after=edited(source, [(removed, text, False)]) if source else "")
+                            after=edited(source, [(removed, text, False)]))
             return action_record(serve_action_cues(config, action, session_id=session_id))
 
         return self.call("cues_for_action", work, action_cues_text)
