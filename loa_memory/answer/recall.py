@@ -70,7 +70,9 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
                              r"(?:write|add|create|draft)\s+(?:(?:a|an|the|some)\s+)?(?:short\s+|new\s+)?"
                              r"(?:runbook|readme|documentation|docs|doc page|wiki page|how-?to|postmortem)|"
                              r"add (?:a|an) (?:section|paragraph|note) to (?:the )?(?:readme|docs?|contributing|"
-                             r"changelog)|update (?:the )?(?:readme|docs?|changelog)))\b")
+                             r"changelog)|update (?:the )?(?:readme|docs?|changelog)|"
+                             # a comment in the code documents it as a runbook would
+                             r"(?:write|add)\s+(?:(?:a|an|some)\s+)?(?:short\s+)?(?:doc)?(?:comments?|docstrings?)))\b")
 # the start of a task that only asks to look, and a clause that acts (see ``_only_looks``)
 _ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
                          r"how many|how much|how (?:does|do|did|is|are)|walk me through|is|are|does|do|did|has|have|"

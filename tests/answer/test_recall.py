@@ -50,7 +50,8 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
     for task in ("Explain why the orders table still has a legacy_flag column",
                  "Document in the README which columns of the orders table the reports read",
                  "Write a runbook on the legacy_flag column of the orders table and what reads it",
-                 "The legacy_flag column of the orders table is unused now. Write a short runbook on it"):
+                 "The legacy_flag column of the orders table is unused now. Write a short runbook on it",
+                 "Add a comment above the legacy_flag column in the orders model saying nothing reads it"):
         assert seeded.json("recall", task)["corrections"] == []
 
 
