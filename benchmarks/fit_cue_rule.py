@@ -58,13 +58,15 @@ class Rule:
     margin: float
 
     def fires(self, task: Task) -> list[Candidate]:
-        if not task.candidates:
-            return []
         bar = self.high - BAR_SPREAD * (1 - task.trust)
-        score = [c.standout + self.weight * c.fit for c in task.candidates]
-        best = max(score)
-        fired = sorted(((s, i) for i, s in enumerate(score) if s >= bar and s >= best - self.margin), reverse=True)
-        return [task.candidates[i] for _, i in fired[:R.MAX_CORRECTIONS]]
+        return [c for score, c in near_best(task, self.weight, self.margin) if score >= bar]
+
+
+def near_best(task: Task, weight: float, margin: float) -> list[tuple[float, Candidate]]:
+    """What can fire on ``task`` whatever the bar, best first: the best candidates (as many as recall shows) within
+    ``margin`` of the best, scored with ``weight``."""
+    scored = sorted(((c.standout + weight * c.fit, c) for c in task.candidates), key=lambda pair: -pair[0])
+    return [(score, c) for score, c in scored[:R.MAX_CORRECTIONS] if score >= scored[0][0] - margin]
 
 
 def _sets(spec: str) -> list[str]:
@@ -132,12 +134,8 @@ def lowest_bars(tasks: list[Task], max_unrelated: float) -> list[Rule]:
     rules = []
     for weight in WEIGHTS:
         for margin in MARGINS:
-            # what could fire on each task without a correction whatever the bar: the best two within the margin
-            tops = []
-            for task in without:
-                scores = sorted((c.standout + weight * c.fit for c in task.candidates), reverse=True)
-                kept = [x for x in scores[:R.MAX_CORRECTIONS] if scores and x >= scores[0] - margin]
-                tops.append((kept, BAR_SPREAD * (1 - task.trust)))
+            tops = [([score for score, _ in near_best(task, weight, margin)], BAR_SPREAD * (1 - task.trust))
+                    for task in without]
             for step in range(0, 201):
                 high = 2.0 + weight * 0.3 + step * 0.05
                 stray = sum(sum(x >= high - lower for x in kept) for kept, lower in tops)

@@ -15,7 +15,7 @@ from typing import Any
 
 from loa_memory.agents.hook_input import HookInput
 from loa_memory.answer.cues import Action
-from loa_memory.answer.cues.action import edited, enclosing_lines, file_text
+from loa_memory.answer.cues.action import edit_action
 
 PRE_TOOL_USE = "PreToolUse"
 
@@ -42,13 +42,8 @@ def action_from_hook(hook: HookInput) -> Action | None:
         return Action("write", paths, text("content"))
     if tool in ("Edit", "MultiEdit"):
         edits = [given] if tool == "Edit" else [e for e in given.get("edits") or [] if isinstance(e, dict)]
-        source = file_text(Path(hook.cwd or ".") / path) if path else ""
-        enclosing = [enclosing_lines(source, text("old_string", e), text("new_string", e)) for e in edits]
-        after = edited(source, [(text("old_string", e), text("new_string", e), e.get("replace_all") is True)
-                                for e in edits])
-        return Action("edit", paths, "\n".join(text("new_string", e) for e in edits),
-                      "\n".join(text("old_string", e) for e in edits),
-                      enclosing="\n".join(e for e in enclosing if e), after=after)
+        return edit_action(paths, [(text("old_string", e), text("new_string", e), e.get("replace_all") is True)
+                                   for e in edits], Path(hook.cwd or ".") / path if path else None)
     if tool == "NotebookEdit":
         return Action("edit", paths, text("new_source"))
     return None

@@ -104,16 +104,15 @@ class ReadTools(Backend):
         Code PreToolUse call.
         """
         from loa_memory.answer.cues import Action, action_record
-        from loa_memory.answer.cues.action import edited, enclosing_lines, file_text
+        from loa_memory.answer.cues.action import edit_action
         from loa_memory.lifecycle.recall_log import serve_action_cues
         from loa_memory.render.action_cues import action_cues_text
 
         def work(config: Config) -> dict[str, Any]:
-            # an edit of one file is read under the lines of the file that enclose it, as at PreToolUse
-            source = file_text(config.root / paths[0]) if kind == "edit" and paths and len(paths) == 1 else ""
-            action = Action(kind, tuple(paths or ()), text, removed, description,
-                            enclosing=enclosing_lines(source, removed, text),
-                            after=edited(source, [(removed, text, False)]))
+            # an edit of one file is read in that file, as at PreToolUse
+            action = (edit_action(tuple(paths or ()), [(removed, text, False)],
+                                  config.root / paths[0] if paths and len(paths) == 1 else None, description)
+                      if kind == "edit" else Action(kind, tuple(paths or ()), text, removed, description))
             return action_record(serve_action_cues(config, action, session_id=session_id))
 
         return self.call("cues_for_action", work, action_cues_text)

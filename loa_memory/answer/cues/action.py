@@ -80,6 +80,17 @@ def edited(source: str, edits: list[tuple[str, str, bool]]) -> str:
     return source
 
 
+def edit_action(paths: tuple[str, ...], edits: list[tuple[str, str, bool]], file: Path | None,
+                description: str = "") -> Action:
+    """An edit of ``paths`` making ``edits`` (old text, new text, whether every occurrence) in turn, read in the
+    file it changes (``file``, when it can be read): its new text under the lines that enclose it, and the file as
+    the edit leaves it."""
+    source = file_text(file) if file else ""
+    enclosing = (enclosing_lines(source, old, new) for old, new, _ in edits)
+    return Action("edit", paths, "\n".join(new for _, new, _ in edits), "\n".join(old for old, _, _ in edits),
+                  description, enclosing="\n".join(e for e in enclosing if e), after=edited(source, edits))
+
+
 def file_text(path: Path) -> str:
     """The text of a file an edit is about to change, or "" when it cannot be read: missing, unreadable, not UTF-8,
     or over READ_LIMIT."""
