@@ -74,6 +74,8 @@ def value_at(text: str, pos: int, limit: int) -> tuple[str, int, int, bool] | No
         if close < 0:
             return None
         return text[pos + 1:close], pos + 1, close, True
+    if q in "([" and pos + 1 < limit and not text[pos + 1].isspace():
+        pos += 1  # an aside in prose opens: "the usage-description key (NSCameraUsageDescription, ...)"
     end = pos
     while end < limit and not text[end].isspace() and text[end] not in "\"'`,;)}]>":
         end += 1

@@ -148,6 +148,8 @@ def test_context_secrets(text: str, kind: str) -> None:
     "token: ghp_***************************Xq7", "API key name: deploy-bot-2024",
     "fetch(u, { headers: { Authorization: `Bearer ${token}` } })",
     '{"content": "{\\"password\\": \\"${DB_PASSWORD}\\"}"}',
+    # an aside in prose names identifiers, not a value
+    "Add the usage-description key (NSCameraUsageDescription, NSMicrophoneUsageDescription) to Info.plist",
 ])
 def test_placeholders_and_references_are_not_secrets(text: str) -> None:
     assert kinds(text) == []
@@ -213,6 +215,12 @@ def test_pii_lookalikes(text: str) -> None:
 ])
 def test_passing_a_keyword_argument_in_prose_is_not_a_password(text: str) -> None:
     assert kinds(text) == []
+
+
+@pytest.mark.parametrize("text", ["the deploy token (Xk9qP2mZ7vB4nR8tL3wY) for CI", "auth key [Xk9qP2mZ7vB4nR8tL3wY]",
+                                  "api_key (Xk9qP2mZ7vB4nR8tL3wY)"])
+def test_a_value_in_brackets_after_a_secret_name_is_still_one(text: str) -> None:
+    assert kinds(text) == ["generic-secret"]
 
 
 @pytest.mark.parametrize("text", ["pass: Zx8pQ2wLm7", "pass=timeout30x!", 'pass "hunter2=42"', "pass: --Zx8pQ2wLm7"])
