@@ -3,10 +3,11 @@
 A developer asks for an action ("squash the fixup commits and get develop onto GitHub", "nuke the namespace and
 bring it back from the chart"); a correction names it as a trigger ("pushing rewritten history to a shared
 branch", "deleting a Kubernetes namespace that owns PersistentVolumeClaims"). A sentence embedder places the two
-only loosely together. ``W`` maps a task's vector to the vector of the trigger it pulls, fitted by ridge regression
-on the blind activation sets' tasks and their corrections' triggers (``benchmarks/train_task_adapter.py``); the
-task's vector is turned by ``ADAPTER_WEIGHT`` of that map, ``q' = unit(q + a * unit(W q))``, and only for matching
-corrections at ``recall`` (search, and the tool-call cues, use the vector as it is).
+only loosely together. ``M`` turns a task's vector, ``q' = unit(M q)``, so that it lies nearer the trigger the task
+runs into than the other triggers around it, and a task that runs into none (a README fix, a CSS tweak) lies below
+all of them: fitted as a choice among each set's triggers and "none" on the tasks of the blind activation sets and
+the cue sets (``benchmarks/train_task_adapter.py``). Only for matching corrections at ``recall`` (search, and the
+tool-call cues, use the vector as it is).
 
 The map belongs to one embedder: the file ``data/task-adapter.<model>.npy`` (float16, dim x dim) is read for the
 embedder whose name starts with ``<model>``, and for no other (without it the vector stays as it is). Measured on
@@ -19,7 +20,6 @@ import functools
 from pathlib import Path
 from typing import Any
 
-ADAPTER_WEIGHT = 1.0
 DATA = Path(__file__).parent / "data"
 MODELS = ("all-mpnet-base-v2",)  # the embedders a map is shipped for (by the start of their name)
 
@@ -51,9 +51,6 @@ def adapted(vector: Any, matrix: Any) -> Any:
 
     if matrix is None:
         return vector
-    mapped = matrix @ vector
-    norm = float(np.linalg.norm(mapped))
-    if not norm:
-        return vector
-    turned = vector + ADAPTER_WEIGHT * mapped / norm
-    return turned / float(np.linalg.norm(turned))
+    turned = matrix @ vector
+    norm = float(np.linalg.norm(turned))
+    return turned / norm if norm else vector

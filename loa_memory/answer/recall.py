@@ -45,10 +45,11 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # it pulls, for the trigger cosines and the typical memory alike; the deviations then count with FIT_WEIGHT times the
 # relevance itself (before the action lift), against ADAPTED_STANDOUT: a trigger the task fits well in plain terms
 # needs to stand out less from a grimoire whose memories spread widely (fitted on the candidates of blind activation
-# sets 2-62 and cue set-a, held to the retrieval tasks' own corrections: benchmarks/reports/recall-fit.md).
+# sets 2-62 and cue set-a, each recalled with a map not fitted on it, held to the retrieval tasks' own corrections:
+# benchmarks/reports/recall-fit.md).
 CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
 CUE_MARGIN = 1.0
-ADAPTED_STANDOUT = (5.4, 7.4)  # deviations plus FIT_WEIGHT x relevance, the task's vector turned (``adapter.py``)
+ADAPTED_STANDOUT = (5.05, 7.05)  # deviations plus FIT_WEIGHT x relevance, the task's vector turned (``adapter.py``)
 FIT_WEIGHT = 4.0
 CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
