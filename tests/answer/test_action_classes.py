@@ -52,7 +52,7 @@ def _classes(action: Action) -> set[str]:
     ('psql -c "DELETE FROM sessions WHERE id < 10"', {"data-delete"}),
     ('psql -c "SELECT count(*) FROM sessions"', set()),
     ('psql "$PROD_URL" -c "UPDATE projects SET region = \'eu\' WHERE owner_id = 5"', {"data-update"}),
-    ("docker compose down -v", {"data-delete"}),
+    ("docker compose down -v", {"compose-down-volumes", "data-delete"}),
     ("git clean -fdx", {"recursive-delete"}),
     ("git clean -nd", set()),  # a dry run deletes nothing
     ("npm install left-pad", {"dependency-add"}),
@@ -68,7 +68,15 @@ def _classes(action: Action) -> set[str]:
     ("terraform plan -out=tfplan", set()),
     ("kubectl delete namespace staging", {"infra-destroy", "cluster-hand-change"}),
     ("npm publish --access public", {"publish-package"}),
-    ("git tag v1.2.0", {"publish-package"}),
+    ("git tag v1.2.0", {"push-tags"}),
+    ("git tag -a v3.8.1 -m 'widget 3.8.1' && git push origin main --tags", {"push-main", "push-tags"}),
+    ("git push origin v3.8.1", {"push-tags"}), ("git push --follow-tags origin feature/x", {"push-tags"}),
+    ("docker compose -f compose.yml down --volumes --remove-orphans && docker compose up -d",
+     {"compose-down-volumes", "data-delete"}),
+    ("docker-compose down -v", {"compose-down-volumes", "data-delete"}),
+    ("docker compose down --remove-orphans", set()),
+    ("kafka-topics.sh --bootstrap-server k:9092 --alter --topic orders --partitions 36", {"kafka-repartition"}),
+    ("kafka-topics.sh --bootstrap-server k:9092 --create --topic orders.v2 --partitions 36", set()),
     ("chmod -R 777 /srv/media", {"permissions-open"}),
     ("chmod 644 README.md", set()),
     ("ls -la", set()),
@@ -79,7 +87,8 @@ def _classes(action: Action) -> set[str]:
     ("aws rds delete-db-instance --db-instance-identifier qa --skip-final-snapshot", {"deletion-protection-off",
                                                                                         "infra-destroy"}),
     ("aws s3 cp report.pdf s3://acme-public/ --acl public-read", {"public-bucket"}),
-    ("docker compose -f docker-compose.yml -f staging.yml down -v", {"data-delete"}),  # options before `down`
+    # options before `down`
+    ("docker compose -f docker-compose.yml -f staging.yml down -v", {"compose-down-volumes", "data-delete"}),
     ("docker compose -f docker-compose.yml down && docker volume ls", set()),
     ("echo '*/15 * * * * /opt/bin/refresh.sh' | crontab -", {"crontab-replace"}),
     ("(crontab -l; echo '*/15 * * * * /opt/bin/refresh.sh') | crontab -", set()),  # keeps the lines there are
@@ -356,6 +365,17 @@ def test_change_classes(kind: str, path: str, removed: str, text: str, expected:
     ("clearing cache keys on a Redis instance", {"redis-keys", "redis-no-ttl"}),
     ("bulk-removing entries that match a pattern on a live Redis", {"redis-keys", "redis-no-ttl"}),
     ("committing a file that .gitignore excludes", {"git-add-force"}),
+    ("pushing a release tag to the remote", {"push-main", "push-tags"}),
+    ("pushing a container image under an existing release tag", set()),
+    ("publishing an npm package from a local checkout", {"publish-package"}),
+    ("restarting a Docker Compose stack on a shared host", {"compose-down-volumes"}),
+    ("changing the partition count of an existing Kafka topic", {"kafka-repartition"}),
+    ("scaling consumers of a topic partitioned by key", {"kafka-repartition"}),
+    ("configuring a Kafka producer for events that must not be lost", {"kafka-acks"}),
+    ("creating an SQS queue in Terraform", {"queue-no-redrive"}),
+    ("tuning SQS retry speed or visibility timeout", set()),
+    ("a Docker build needs credentials for a private package registry", {"build-arg-secret"}),
+    ("creating a record only if it doesn't already exist", {"find-or-create"}),
     ("cleaning untracked or ignored files from a working tree", set()),
 ])
 def test_prose_classes(trigger: str, expected: set[str]) -> None:
@@ -445,6 +465,21 @@ def test_artifact_match() -> None:
     ("edit", "app/views/shops/show.html.erb", "x", "<%= raw @shop.announcement %>", {"raw-html"}),
     ("edit", "src/Banner.svelte", "x", "<div>{@html announcement}</div>", {"raw-html"}),
     ("edit", "src/Banner.svelte", "x", "<div>{announcement}</div>", set()),
+    # a producer that may lose what it sends; a queue with nowhere for poison messages; a two-step find or create
+    ("edit", "src/main/resources/application.yml", "acks: all", "    producer:\n      acks: 1\n", {"kafka-acks"}),
+    ("edit", "producer.properties", "x", "enable.idempotence=false", {"kafka-acks"}),
+    ("edit", "src/main/resources/application.yml", "linger.ms: 0", "      linger.ms: 20", set()),
+    ("write", "infra/sqs.tf", "", 'resource "aws_sqs_queue" "sms_dispatch" {\n  name = "sms"\n}\n',
+     {"queue-no-redrive"}),
+    ("write", "infra/sqs.tf", "", 'resource "aws_sqs_queue" "sms_dlq" {\n  name = "sms-dlq"\n}\n', set()),
+    ("write", "infra/sqs.tf", "", 'resource "aws_sqs_queue" "sms" {\n  redrive_policy = jsonencode({})\n}\n',
+     set()),
+    ("write", "infra/topics.tf", "", 'resource "kafka_topic" "orders" {\n  partitions = 36\n}\n',
+     {"kafka-repartition"}),
+    ("edit", "app/services/register.rb", "x", "DeviceToken.where(token: t).first_or_create!(user: u)",
+     {"find-or-create"}),
+    ("edit", "app/services/register.rb", "x", "DeviceToken.create_or_find_by!(token: t)", set()),
+    ("edit", "members/views.py", "x", "member, _ = Member.objects.get_or_create(user=u)", {"find-or-create"}),
 ])
 def test_common_dangerous_operations(kind: str, path: str, removed: str, text: str, expected: set[str]) -> None:
     paths = (f"/repo/{path}",) if path else ()
@@ -469,6 +504,11 @@ def test_common_dangerous_operations(kind: str, path: str, removed: str, text: s
     ("command", "redis-cli -h cache --scan --pattern 'cart:*' --count 500", {"redis-keys"}),
     ("command", "(crontab -l; echo '15 3 * * * /opt/run') | crontab -", {"crontab-replace"}),
     ("edit", "livenessProbe:\n  httpGet:\n    path: /livez", {"liveness-dependency"}),
+    ("command", "docker compose -f compose.yml down --remove-orphans && docker compose up -d",
+     {"compose-down-volumes"}),
+    ("command", "kafka-topics.sh --bootstrap-server k:9092 --create --topic t.v2 --partitions 36",
+     {"kafka-repartition"}),
+    ("edit", "DeviceToken.create_or_find_by!(token: t)", {"find-or-create"}),
 ])
 def test_an_action_done_right_is_told_from_one_not_done(kind: str, text: str, expected: set[str]) -> None:
     from loa_memory.answer.cues.classes import done_right

@@ -264,10 +264,17 @@ RULES: dict[str, Rule] = {
               r"versions?|librar\w*|wheels?|charts?|modules?|artifacts?)\b|\bpublish\w* to (?:npm|pypi|crates\.io|"
               r"rubygems|maven|the registry)\b|\b(?:npm|yarn|pnpm|cargo|poetry) publish\b|"
               r"\brelease\w* .{0,30}?\b(?:packages?|versions?|to pypi|to npm|crates?|gems?)\b|"
-              r"\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a release\b",
-        gloss="publish a package release or push a version tag",
+              r"\bcut\w* a release\b",
+        gloss="publish a package release to a registry",
         command=r"\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b|\b(?:poetry|uv|flit|hatch)\s+publish\b|"
-                r"\bcargo\s+publish\b|\bgem\s+push\b|\bgit\s+push\b[^\n]{0,300}?--tags\b|\bgit\s+tag\s+(?:-[as]\s+)?v?\d"),
+                r"\bcargo\s+publish\b|\bgem\s+push\b"),
+    # a version tag made or pushed by hand: pushing a tag is not publishing from a checkout, and the reverse
+    "push-tags": Rule(
+        prose=r"^(?!.*\b(?:images?|containers?|docker)\b)(?:.*?)(?:\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a "
+              r"release\b|\brelease tags?\b|\btag\w* (?:a |the )?(?:new )?versions?\b)",
+        gloss="make or push a version tag of a release",
+        command=r"\bgit\s+push\b[^\n|;&]{0,300}?--(?:follow-)?tags\b|\bgit\s+tag\s+(?:-[asf]\s+)*v?\d|"
+                r"\bgit\s+push\b[^\n|;&]{0,200}?\s(?:refs/tags/)?v\d+\.\d+"),
     "skip-hooks": Rule(
         prose=r"--no-verify\b|\b(?:skip|bypass|disabl)\w* .{0,30}?\b(?:hooks?|pre-commit|signing)\b",
         gloss="commit or push while skipping the git hooks",
@@ -321,7 +328,9 @@ RULES: dict[str, Rule] = {
         change=r"[\"']?(?:Action|Resource|actions|resources)[\"']?\s*[:=]\s*\[?\s*[\"']\*[\"']|"
                r"[\"'][a-z0-9-]+:\*[\"']|\broles/(?:owner|editor)\b", decisive=False),
     "build-arg-secret": Rule(
-        prose=r"\bbuild[- ]args?\b|--build-arg\b|\bimage (?:history|layers?)\b|\bARG\b",
+        prose=r"\bbuild[- ]args?\b|--build-arg\b|\bimage (?:history|layers?)\b|\bARG\b|"
+              r"\b(?:docker|image|container) builds?\b.{0,60}?\b(?:credentials?|tokens?|secrets?|passwords?)\b|"
+              r"\b(?:credentials?|tokens?|secrets?|passwords?)\b.{0,40}?\b(?:docker|image|container) builds?\b",
         gloss="pass a secret into a container image build (build-arg, ARG, ENV)",
         command=r"--build-arg[= ]\s*\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
         change=r"^[ \t]*(?:ARG|ENV)\s+\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|CREDENTIALS?|AUTH)\w*",
@@ -693,6 +702,49 @@ RULES: dict[str, Rule] = {
                r"(?-i:[\w.]{0,40}?(?:url|Url|uri|Uri|link|Link|href|target)\w*)\s*[,)]|"
                r"\bfetch\(\s*(?-i:[\w.]{0,40}?(?:url|Url|link|Link|href|target)\w*)\s*[,)]|"
                r"\burlopen\(\s*(?-i:[\w.]{0,40}?(?:url|Url)\w*)\s*[,)]", decisive=False),
+    # compose's volumes removed with the stack: `docker compose down -v` where data lives; a plain `down` is the way
+    "compose-down-volumes": Rule(
+        prose=r"\bdocker[- ]compose\b.{0,40}?\b(?:down|restart\w*|stop\w*|tear\w*|recreat\w*|reset\w*)|"
+              r"\b(?:restart\w*|stop\w*|tear\w* down|recreat\w*|reset\w*)\b.{0,40}?\b(?:docker[- ])?compose\b|"
+              r"\bcompose (?:stacks?|projects?)\b",
+        gloss="take a Docker Compose stack down with its volumes",
+        command=r"\bdocker[- ]compose\b[^\n|;&]*\sdown\b[^\n|;&]*\s(?:-v|--volumes)\b",
+        scope=r"\bdocker[- ]compose\b[^\n|;&]*\sdown\b", decisive=False),
+    # partitions added to a keyed topic move keys between partitions; a new topic created with them does not
+    "kafka-repartition": Rule(
+        prose=r"\btopics? partitioned\b|\bpartitioned by (?:a |the )?key\b|\bpartition (?:count|number)s?\b|"
+              r"\b(?:add\w*|increas\w*|rais\w*|chang\w*|more) .{0,20}?\bpartitions\b|\brepartition\w*",
+        gloss="add partitions to an existing Kafka topic",
+        command=r"\bkafka-topics(?:\.sh)?\b(?=[^\n|;&]*--alter\b)[^\n|;&]*--partitions\b",
+        change=r"^[ \t]*(?:partitions|partition_count|num_partitions|numPartitions)[ \t]*[:=][ \t]*\d+",
+        path=r"\.(?:tf|ya?ml|json)$",
+        scope=r"\bkafka-topics(?:\.sh)?\b[^\n|;&]*--partitions\b"),
+    # a producer that may lose what it sends: leader-only or no acks, idempotence off (only the mistake: a call that
+    # also tunes `linger.ms`, as the lesson asks, still makes it)
+    "kafka-acks": Rule(
+        prose=r"\bkafka producers?\b|\bproducer (?:settings|config\w*|acks|properties)\b|\backs\b",
+        gloss="lower a Kafka producer's acks or turn idempotence off",
+        change=r"^[ \t]*[\"']?acks[\"']?[ \t]*[:=][ \t]*[\"']?[01][\"']?[ \t]*,?$|"
+               r"\benable\.idempotence[\"']?[ \t]*[:=][ \t]*[\"']?false\b|"
+               r"\bACKS_CONFIG\b[^\n]{0,40}?[\"'][01][\"']|\backs=[01]\b|\backs\s*=\s*[01]\b", wrong=True),
+    # a queue created with nowhere for poison messages to go (not the dead-letter queue itself)
+    "queue-no-redrive": Rule(
+        prose=r"\b(?:creat|add|chang|defin|provision|configur)\w* .{0,25}?\bsqs queues?\b|\bsqs queues? .{0,30}?\b"
+              r"(?:terraform|cloudformation|redrive|dead[- ]letter|dlq)\b|"
+              r"\bqueues? without (?:a )?(?:dlq|dead[- ]letter|redrive)",
+        gloss="create an SQS queue without a dead-letter queue (redrive policy)",
+        change=r"\A(?![\s\S]*\b(?:redrive_policy|RedrivePolicy|deadLetterQueue)\b)[\s\S]*?"
+               r"(?:\bresource\s+\"aws_sqs_queue\"\s+\"(?![\w-]*(?:dlq|dead))[\w-]+\"|\bAWS::SQS::Queue\b)",
+        path=r"\.(?:tf|ya?ml|json)$", whole=True, decisive=False),
+    # a row found or created in two steps races a second request: a unique index and create-then-find is the way
+    "find-or-create": Rule(
+        prose=r"\bfind[- ]or[- ]create\b|\bget[- ]or[- ]create\b|\bfirst[- ]or[- ]create\b|\bupsert\w*|"
+              r"\b(?:creat|insert)\w* .{0,30}?\bonly if (?:it |one )?(?:doesn'?t|does not|don'?t) (?:already )?exist|"
+              r"\b(?:creat|insert)\w* .{0,30}?\bif (?:it'?s |it is )?(?:missing|not (?:already )?there|absent)\b",
+        gloss="find a row or create it in two steps (find_or_create_by, get_or_create)",
+        change=r"\.(?:first_or_create|find_or_create_by|find_or_initialize_by)\b|\bget_or_create\(|\bfindOrCreate\(",
+        scope=r"\.(?:first_or_create|find_or_create_by|create_or_find_by|find_or_initialize_by|upsert)\b|"
+              r"\bget_or_create\(|\bfindOrCreate\(|\bON CONFLICT\b|\bRecordNotUnique\b", decisive=False),
 }
 FLAGS = re.I | re.M
 
