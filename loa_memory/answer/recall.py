@@ -73,7 +73,11 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
                              r"add (?:a|an) (?:section|paragraph|note) to (?:the )?(?:readme|docs?|contributing|"
                              r"changelog)|update (?:the )?(?:readme|docs?|changelog)|"
                              # a comment in the code documents it as a runbook would
-                             r"(?:write|add)\s+(?:(?:a|an|some)\s+)?(?:short\s+)?(?:doc)?(?:comments?|docstrings?)))\b")
+                             r"(?:write|add)\s+(?:(?:a|an|some)\s+)?(?:short\s+)?(?:doc)?(?:comments?|docstrings?)|"
+                             # so do a typo fixed, a changelog entry and release notes
+                             r"(?:fix|correct)\s+(?:(?:the|a|two|some)\s+)?typos?|"
+                             r"(?:write|add|draft|create)\s+(?:(?:a|an|the)\s+)?(?:changelog(?:\s+entry)?|"
+                             r"release\s+notes?)))\b")
 # the start of a task that only asks to look, and a clause that acts (see ``_only_looks``)
 _ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
                          r"how many|how much|how (?:does|do|did|is|are)|walk me through|is|are|does|do|did|has|have|"
@@ -87,8 +91,8 @@ _ACTS = re.compile(r"(?:\A|(?<=[.!?:;,])\s*+|\b(?:and|then|please|just|also)\s+)
 _PRODUCTION = re.compile(r"(?i:\b(?:prod|production)\b)")
 _DATA = re.compile(r"(?i:\b(?:redis|cache|database|db|table|keys|bq|bigquery|warehouse|postgres|mysql|sql|query|"
                    r"rows)\b)")
-_WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
-                           r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?|stories))\b")
+_WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
+                           r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?|stor(?:y|ies))|storybook\s+stor(?:y|ies)))\b")
 
 
 def tokens(text: str) -> int:

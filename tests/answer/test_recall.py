@@ -51,7 +51,9 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
                  "Document in the README which columns of the orders table the reports read",
                  "Write a runbook on the legacy_flag column of the orders table and what reads it",
                  "The legacy_flag column of the orders table is unused now. Write a short runbook on it",
-                 "Add a comment above the legacy_flag column in the orders model saying nothing reads it"):
+                 "Add a comment above the legacy_flag column in the orders model saying nothing reads it",
+                 "Fix the typo in the help text of the legacy_flag column on the orders table",
+                 "Write the CHANGELOG entry about the legacy_flag column of the orders table"):
         assert seeded.json("recall", task)["corrections"] == []
 
 
@@ -104,3 +106,19 @@ def test_a_correction_with_several_triggers_fires_on_any_of_them(loa: Cli) -> No
     assert [c["imperative"] for c in data["corrections"]] == [
         f"BEFORE edit yarn.lock by hand: change package.json and let yarn regenerate the lockfile "
         f"({data['corrections'][0]['id']})"]
+
+
+@pytest.mark.parametrize(("task", "prose", "tests"), [
+    ("fix the typo in the README install section", True, False),
+    ("add a CHANGELOG entry for the ui-kit 3.1 release", True, False),
+    ("draft release notes for v3.3.0 from the merged PRs", True, False),
+    ("squash the six 'fix typo' commits on main and push", False, False),  # the typo is not the task
+    ("I amended a commit on develop to fix a typo in its message. Push it", False, False),
+    ("storybook story for the DatePicker with min/max dates", False, True),
+    ("Add a Storybook story for UserBio with an empty bio", False, True),
+    ("estimate the story points for the billing epic", False, False),
+])
+def test_chores_that_document_or_test_are_read_as_such(task: str, prose: bool, tests: bool) -> None:
+    from loa_memory.answer.recall import _ASKS_FOR_PROSE, _WRITES_TESTS
+
+    assert (_ASKS_FOR_PROSE.search(task) is not None, _WRITES_TESTS.match(task) is not None) == (prose, tests)
