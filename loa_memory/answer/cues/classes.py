@@ -724,9 +724,9 @@ RULES: dict[str, Rule] = {
     "kafka-acks": Rule(
         prose=r"\bkafka producers?\b|\bproducer (?:settings|config\w*|acks|properties)\b|\backs\b",
         gloss="lower a Kafka producer's acks or turn idempotence off",
-        change=r"^[ \t]*[\"']?acks[\"']?[ \t]*[:=][ \t]*[\"']?[01][\"']?[ \t]*,?$|"
-               r"\benable\.idempotence[\"']?[ \t]*[:=][ \t]*[\"']?false\b|"
-               r"\bACKS_CONFIG\b[^\n]{0,40}?[\"'][01][\"']|\backs=[01]\b|\backs\s*=\s*[01]\b", wrong=True),
+        change=r"^[ \t]*[\"']?acks[\"']?[ \t]*:[ \t]*[\"']?[01][\"']?[ \t]*,?$|\backs\s*=\s*[\"']?[01]\b|"
+               r"\benable\.idempotence[\"']?[ \t]*[:=][ \t]*[\"']?false\b|\bACKS_CONFIG\b[^\n]{0,40}?[\"'][01][\"']",
+        wrong=True),
     # a queue created with nowhere for poison messages to go (not the dead-letter queue itself)
     "queue-no-redrive": Rule(
         prose=r"\b(?:creat|add|chang|defin|provision|configur)\w* .{0,25}?\bsqs queues?\b|\bsqs queues? .{0,30}?\b"
