@@ -533,3 +533,17 @@ def test_a_long_run_of_one_token_is_read_in_one_pass(unit: str) -> None:
     for kind, path in (("write", "svc/Dockerfile"), ("write", "k8s/app.yaml"), ("command", "")):
         paths = (f"/repo/{path}",) if path else ()
         assert _classes(Action(kind, paths, text)) == set()  # type: ignore[arg-type]
+
+
+def test_a_terraform_rename_with_a_moved_block_is_the_rename_done_right() -> None:
+    from loa_memory.answer.cues.classes import done_right
+
+    old = 'resource "aws_redshift_cluster" "main" {\n  cluster_identifier = "dw"\n'
+    renamed = 'resource "aws_redshift_cluster" "warehouse" {\n  cluster_identifier = "dw"\n'
+    moved = "moved {\n  from = aws_redshift_cluster.main\n  to   = aws_redshift_cluster.warehouse\n}\n\n"
+    elsewhere = "moved {\n  from = aws_s3_bucket.logs\n  to   = aws_s3_bucket.audit_logs\n}\n\n"
+    for text, classes, right in [(renamed, {"terraform-move"}, set()), (moved + renamed, set(), {"terraform-move"}),
+                                 (elsewhere + renamed, {"terraform-move"}, set())]:
+        action = Action("edit", ("/repo/infra/redshift.tf",), text, old)
+        found = _classes(action)
+        assert (found, set(done_right(action.added, frozenset(found)))) == (classes, right)

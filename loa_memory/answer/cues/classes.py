@@ -345,7 +345,8 @@ RULES: dict[str, Rule] = {
               r"\b(?:terraform )?state (?:mv|move)\b|\bmov\w* .{0,30}?\b(?:resources?|modules?) .{0,20}?\bmodules?\b",
         gloss="rename or move a Terraform resource or module address",
         command=r"\bterraform\s+state\s+(?:mv|rm)\b",
-        change=r"^[ \t]*(?:resource|module)\s+\"", path=r"\.tf$", kinds=("edit",), decisive=False),
+        change=r"^[ \t]*(?:resource|module)\s+\"", path=r"\.tf$", kinds=("edit",), decisive=False,
+        scope=r"^[ \t]*moved\s*\{"),
     "unbounded-fanout": Rule(
         prose=r"\bpromise\.all\b|\bunbounded\b|\bfan\w*[- ]out\b|\bconcurrency limits?\b|\basyncio\.gather\b|"
               r"\ball at once\b",
@@ -782,12 +783,23 @@ def action_classes(action: Action, paths: tuple[str, ...]) -> frozenset[str]:
 _BLOCK = re.compile(r"^[ \t]*(resource|module)\s+(\"[^\"]+\"(?:\s+\"[^\"]+\")?)", re.M)
 
 
+_MOVED_FROM = re.compile(r"^[ \t]*from\s*=\s*([\w.-]+)", re.M)
+
+
 def _renamed_block(action: Action) -> bool:
-    """Whether an edit of Terraform gives a resource or module block another address: a block header it removes
-    comes back under another name."""
+    """Whether an edit of Terraform gives a resource or module block another address without a ``moved`` block from
+    the old one: a block header it removes comes back under another name."""
     before = set(_BLOCK.findall(action.removed))
     after = set(_BLOCK.findall(action.text))
-    return bool(before - after) and bool(after - before)
+    moved = set(_MOVED_FROM.findall(action.text))
+    return bool(after - before) and any(_address(kind, labels) not in moved for kind, labels in before - after)
+
+
+def _address(kind: str, labels: str) -> str:
+    """A block's address: ``resource "aws_s3_bucket" "logs"`` is ``aws_s3_bucket.logs``, ``module "vpc"``
+    ``module.vpc``."""
+    names = re.findall(r'"([^"]+)"', labels)
+    return ".".join(names) if kind == "resource" else "module." + names[0]
 
 
 _DEP_NAME = re.compile(r"^[ \t]*[\"']?(@?[A-Za-z][\w.@/-]*)")
