@@ -34,14 +34,18 @@ def served(loa: Cli, runtime: Path) -> Iterator[Cli]:
 
 
 def raw(root: Path, payload: bytes, *, timeout: float = 30.0) -> dict[str, object] | None:
-    """Send ``payload`` as it is and read the answer (None when the server closed without one)."""
+    """Send ``payload`` as it is and read the answer (None when the server closed without one: a server that drops
+    a request before reading all of it may reset the connection instead of closing it)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(timeout)
         conn.connect(str(protocol.socket_path()))
         with __import__("contextlib").suppress(OSError):
             conn.sendall(payload)
             conn.shutdown(socket.SHUT_WR)
-        data = protocol.receive(conn, limit=None)
+        try:
+            data = protocol.receive(conn, limit=None)
+        except ConnectionResetError:
+            return None
     return json.loads(data) if data else None
 
 
