@@ -4,10 +4,9 @@ A developer asks for an action ("squash the fixup commits and get develop onto G
 bring it back from the chart"); a correction names it as a trigger ("pushing rewritten history to a shared
 branch", "deleting a Kubernetes namespace that owns PersistentVolumeClaims"). A sentence embedder places the two
 only loosely together. ``M`` turns a task's vector, ``q' = unit(M q)``, so that it lies nearer the trigger the task
-runs into than the other triggers around it, and a task that runs into none (a README fix, a CSS tweak) lies below
-all of them: fitted as a choice among each set's triggers and "none" on the tasks of the blind activation sets and
-the cue sets (``benchmarks/train_task_adapter.py``). Only for matching corrections at ``recall`` (search, and the
-tool-call cues, use the vector as it is).
+runs into than the other triggers around it: fitted as a choice among each set's triggers on the tasks of the blind
+activation sets and the cue sets (``benchmarks/train_task_adapter.py``). Only for matching corrections at
+``recall`` (search, and the tool-call cues, use the vector as it is).
 
 The map belongs to one embedder: the file ``data/task-adapter.<model>.npy`` (float16, dim x dim) is read for the
 embedder whose name starts with ``<model>``, and for no other (without it the vector stays as it is). Measured on
