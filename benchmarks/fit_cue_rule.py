@@ -98,13 +98,18 @@ def cross_fitted(names: list[str], keep: Path, folds: int) -> dict[str, list[Tas
     embedder = get_embedder("mpnet")
     sets = [n for n in names if n != "r"]
     shipped = R.task_map
+
+    def recorded(fitted_on: list[str], names: list[str]) -> dict[str, list[Task]]:
+        fitted = train(fitted_on, embedder).astype(np.float32)
+        R.task_map = lambda _name, _dim: fitted
+        return {name: record(name, keep) for name in names}
+
     records: dict[str, list[Task]] = {}
     try:
-        for fold in [sets[k::folds] for k in range(folds)] + [[]]:
-            fitted = train([n for n in sets if n not in fold], embedder).astype(np.float32)
-            R.task_map = lambda _name, _dim, fitted=fitted: fitted
-            for name in fold or [n for n in names if n == "r"]:
-                records[name] = record(name, keep)
+        for fold in (sets[k::folds] for k in range(folds)):
+            records.update(recorded([n for n in sets if n not in fold], fold))
+        if "r" in names:
+            records.update(recorded(sets, ["r"]))
     finally:
         R.task_map = shipped
     return records

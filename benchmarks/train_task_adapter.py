@@ -63,11 +63,10 @@ def load_set(name: str) -> TaskSet:
                 for r in rows if r["type"] == "correction"]
     tasks, answers = [], []
     for row in rows:
-        if row["type"] in ("task", "negative"):
-            want = row.get("expect") or row.get("correction")
-            if want in keys:
-                tasks.append(row.get("task") or row["text"])
-                answers.append(keys.index(want))
+        want = row.get("expect") or row.get("correction")
+        if row["type"] == "task" and want in keys:
+            tasks.append(row.get("task") or row["text"])
+            answers.append(keys.index(want))
     return TaskSet(tasks, triggers, answers)
 
 

@@ -270,7 +270,7 @@ RULES: dict[str, Rule] = {
                 r"\bcargo\s+publish\b|\bgem\s+push\b"),
     # a version tag made or pushed by hand: pushing a tag is not publishing from a checkout, and the reverse
     "push-tags": Rule(
-        prose=r"^(?!.*\b(?:images?|containers?|docker)\b)(?:.*?)(?:\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a "
+        prose=r"^(?!.*\b(?:images?|containers?|docker)\b).*?(?:\bpush\w* .{0,20}?\btags?\b|\b(?:cut\w*|tag\w*) a "
               r"release\b|\brelease tags?\b|\btag\w* (?:a |the )?(?:new )?versions?\b)",
         gloss="make or push a version tag of a release",
         command=r"\bgit\s+push\b[^\n|;&]{0,300}?--(?:follow-)?tags\b|\bgit\s+tag\s+(?:-[asf]\s+)*v?\d|"
