@@ -40,8 +40,10 @@ def _re_separator() -> re.Pattern[str]:
 
 @cache
 def _re_filler() -> re.Pattern[str]:
-    # Words between a key and its separator in prose: "password for the staging box: ...".
-    return re.compile(r"(?:[ \t]+[A-Za-z0-9_'()/#.-]+){0,7}[ \t]*")
+    # Words between a key and its separator in prose: "password for the staging box: ...". Not across a sentence's
+    # end ("login sessions. Chosen: OAuth2"), nor past an option, to which a separator after it belongs
+    # ("credentials with BuildKit secret mounts (RUN --mount=type=secret)").
+    return re.compile(r"(?:[ \t]+(?![(]?-)[A-Za-z0-9_'()/#.-]*[A-Za-z0-9_'()/#-]){0,7}[ \t]*")
 
 
 def key_span(text: str, start: int, end: int) -> tuple[int, int]:

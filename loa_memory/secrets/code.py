@@ -102,13 +102,14 @@ def looks_generated(value: str) -> bool:
 
 @cache
 def _re_name_path() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z_]\w*(?:[.:/-](?:[A-Za-z_]\w*|\d+))*")
+    return re.compile(r"[A-Za-z_]\w*(?:(?:::|[.:/-])(?:[A-Za-z_]\w*|\d+))*")
 
 
 def _is_name_path(value: str) -> bool:
-    """A path of names, each words with an optional counter: ``auth.v1.accessToken``, ``X-Api-Key-V2``."""
+    """A path of names, each words with an optional counter: ``auth.v1.accessToken``, ``X-Api-Key-V2``,
+    ``tokio::sync::Mutex``."""
     return bool(_re_name_path().fullmatch(value)) and all(
-        part.isdigit() or _is_words(part.rstrip("0123456789")) for part in re.split(r"[.:/-]", value)
+        part.isdigit() or _is_words(part.rstrip("0123456789")) for part in re.split(r"::|[.:/-]", value)
     )
 
 

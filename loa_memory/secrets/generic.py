@@ -60,7 +60,8 @@ def is_password_value(value: str, quoted: bool, prose: bool) -> bool:
     v = value.strip()
     if prose:  # "... when credentials are allowed.'": a sentence's end and the quote around it are not the value
         v = v.rstrip(".,;:!?'\"")
-    if not 4 <= len(v) <= 128 or is_placeholder(v) or v[0] in "/~" or v.startswith(("./", "file:", "http")):
+    if (not 4 <= len(v) <= 128 or is_placeholder(v) or v[0] in "/~" or v.startswith(("./", "file:", "http"))
+            or _re_dotfile().fullmatch(v)):
         return False
     if _is_reference(v, quoted) or (not quoted and is_code_reference(v)):
         return False
@@ -98,8 +99,10 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
     for value, vs, ve, quoted, prose in _values(texts, ks, ke):
         if word == "pass" and not quoted and _re_keyword_argument().match(value):
             continue  # "you must pass timeout=30 to requests.get": the verb, passing a keyword argument
-        if bare_pass and _FLAG.fullmatch(value) and not re.search(r"[:=]", text[ke:vs]):
-            continue  # "never pass `--force` to get around the prompt", "pass `dtype=`": the verb, passing an option
+        if bare_pass and all(_FLAG.fullmatch(w) for w in value.split()) and not re.search(r"[:=]", text[ke:vs]):
+            continue  # "never pass `--force` to get around the prompt", "pass `dtype=`": the verb, passing options
+        if bare_pass and text[vs - 1:vs] == "`" and _re_keyword_argument().match(value):
+            continue  # "never pass `allow_other_host: true` with user input": the verb, passing a setting
         # "pass an allow-list such as `...`" is the verb: only a generated literal in the code it passes counts
         verb = bare_pass and _is_verb_gap(text[ke:vs])
         code = _code_span_value(text, value, vs, quoted, looks_generated if verb else looks_like_password)
@@ -172,8 +175,9 @@ _FLAG = re.compile(r"--?[A-Za-z][\w-]*|[A-Za-z_][\w.]*=")  # an option, or a key
 
 @cache
 def _re_keyword_argument() -> re.Pattern[str]:
-    """``name=literal`` where the literal is a number, a duration, a boolean or none: an argument, not a secret."""
-    return re.compile(r"[A-Za-z_]\w*=(?:\d+(?:\.\d+)?(?:ms|s|m|h|d)?|true|false|none|null)$", re.IGNORECASE)
+    """``name=literal`` (or ``name: literal``) where the literal is a number, a duration, a boolean or none: an
+    argument or a setting, not a secret."""
+    return re.compile(r"[A-Za-z_]\w*(?:=|: ?)(?:\d+(?:\.\d+)?(?:ms|s|m|h|d)?|true|false|none|null|nil)$", re.IGNORECASE)
 
 
 
@@ -181,6 +185,12 @@ def _re_keyword_argument() -> re.Pattern[str]:
 def _re_described() -> re.Pattern[str]:
     """A participle phrase in one word: ``base64-encoded``, ``bcrypt-hashed``, ``kms-encrypted``, ``plain-text``."""
     return re.compile(r"[A-Za-z]+\d{0,3}-(?:[a-z]{2,}ed|[a-z]{2,}ing|text|only|based)$")
+
+
+@cache
+def _re_dotfile() -> re.Pattern[str]:
+    """A dotfile's name: ``.gitignore``, ``.env.local``, ``.npmrc``."""
+    return re.compile(r"\.[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*")
 
 
 @cache

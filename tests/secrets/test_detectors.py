@@ -228,6 +228,30 @@ def test_a_password_after_pass_is_still_one(text: str) -> None:
     assert kinds(text) == ["password"]
 
 
+@pytest.mark.parametrize("text", [
+    # lessons and incidents written by blind writers, each refused by `add` before
+    "kept its client-credentials token in a `tokio::sync::Mutex` and called refresh while holding it",
+    "keep Rails' open-redirect protection on and never pass `allow_other_host: true` with user input",
+    "Pass `--single-transaction --quick` (and skip `--lock-tables`) for InnoDB dumps",
+    "Pass build-time credentials with BuildKit secret mounts (RUN --mount=type=secret) and never via ARG",
+    "keep credentials outside the repository and add their patterns to `.gitignore`.",
+    "no new login sessions. Chosen: OAuth2 access tokens against auth-server APIs",
+])
+def test_prose_about_secrets_names_code_not_a_value(text: str) -> None:
+    assert kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("the token is `Xk9qP2mZ7vB4nR8tL3wY::prod`", "generic-secret"),  # a path with a generated part
+    ("never pass `Tr0ub4dor&3x` on the command line", "password"),
+    ("the credentials for the login box: Zx8!pQ2wLm", "password"),
+    ("password for the db.internal host: Zx8!pQ2wLm", "password"),
+    ("api_key = 'Xk9qP2mZ7vB4nR8tL3wY'  # the --mount=type=secret way is better", "generic-secret"),
+])
+def test_secrets_beside_those_shapes_are_still_found(text: str, kind: str) -> None:
+    assert kinds(text) == [kind]
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("The app stored the access and refresh tokens with `AsyncStorage.setItem`.", []),
     ("read the auth token via `context.getSharedPreferences`", []),
