@@ -184,7 +184,7 @@ def main() -> None:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     corpora = {"corpus": load("positives.jsonl") + load("traps.jsonl"), "holdout": load("holdout.jsonl"),
-               "blind-a": load("blind-a.jsonl"), "blind-b": load("blind-b.jsonl")}
+               "blind-a": load("blind-a.jsonl"), "blind-b": load("blind-b.jsonl"), "blind-c": load("blind-c.jsonl")}
     tools: dict[str, Detect] = {"loa-memory": ours()}
     if args.detect_secrets:
         tools["detect-secrets"] = detect_secrets()
@@ -201,7 +201,11 @@ def main() -> None:
            "`traps.jsonl` (templated, used while tuning); `holdout` is `holdout.jsonl` (written separately, "
            "different phrasing); `blind-a` and `blind-b` were written by two helper sessions that never saw the "
            "scanner (fresh random values, valid checksums; blind-a was then used to fix the scanner, blind-b only "
-           "after measuring 99.0% recall and 1.3% false positives on it). "
+           "after measuring 99.0% recall and 1.3% false positives on it). `blind-c` was written by a third, as the "
+           "prose of memories about credentials (300 lines with none, 80 with one): measured once at 98.8% recall "
+           "and 1.7% false positives (5 of 300), then four of the five shapes were fixed (a quoted phrase the words "
+           "do not give as the value, password hashing or encryption named, a shell expansion `${X:?...}`) and "
+           "a password after `mongosh -p` found. "
            "Line-level: a positive counts as found when anything is reported on it.", "",
            *table(results), "",
            f"Throughput: {mb:.1f} MB of grimoire-like YAML scanned in {secs:.2f} s = "

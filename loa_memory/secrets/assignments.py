@@ -25,7 +25,7 @@ _OTHER_THING_NOUNS = frozenset({
     "expiration", "prompt", "hint", "hints", "input", "form", "label", "placeholder", "validator",
     "validation", "fingerprint", "fingerprints", "digest", "checksum", "id", "ids", "name", "names", "type",
     "format", "file", "path", "url", "header", "param", "prefix", "version", "pattern", "regex", "limit",
-    "size", "count", "change", "generator", "md5", "sha1", "sha256", "sha384", "sha512",
+    "size", "count", "change", "generator", "md5", "sha1", "sha256", "sha384", "sha512", "hashing", "encryption",
 })
 
 

@@ -43,7 +43,7 @@ def _check_twilio(m: re.Match[str], texts: Texts) -> Found | None:
 
 # Tools that take a password as a flag's value: mysql -pSECRET (glued), sshpass -p SECRET, redis-cli -a SECRET.
 _CLI_PASSWORD_FLAGS = (("mysql", "-p", False), ("mariadb", "-p", False), ("sshpass", "-p", True),
-                       ("redis-cli", "-a", True))
+                       ("redis-cli", "-a", True), ("mongo", "-p", True))  # mongosh, mongodump, mongorestore
 
 
 def _check_cli_password(m: re.Match[str], texts: Texts) -> Found | None:

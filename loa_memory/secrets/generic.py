@@ -91,6 +91,8 @@ def _check_password(m: re.Match[str], texts: Texts) -> Found | None:
             (s > 0 and text[s - 1].isalpha()) or (e < len(text) and text[e].isalpha())):
         return None
     ks, ke = key_span(text, s, e)
+    if text.startswith("${", ks - 2):
+        return None  # `${POSTGRES_PASSWORD:?set it in .env}`: a shell expansion names the variable
     segs = key_segments(text[ks:ke])
     if any(seg in DENY_SEGMENTS or (seg in ("pass", "passes", "passed", "passing", "bypass", "passport")
            and word != "pass") for seg in segs):
@@ -138,9 +140,11 @@ def _is_said_value(between: str) -> bool:
 
 
 def _other_code(text: str, key_end: int, value: str, value_start: int, quoted: bool) -> bool:
-    """Whether a value is a code span that the words after the secret's name do not give as its value, and that
-    does not look generated itself (a random token in backticks is a secret wherever it stands)."""
-    return (quoted and value_start > 0 and text[value_start - 1] == "`"
+    """Whether a value is a code span, or a quoted phrase of several words, that the words after the secret's name
+    do not give as its value ("the password is kept in the vault under "Staging / admin""), and that does not look
+    generated itself (a random token in backticks is a secret wherever it stands)."""
+    opening = text[value_start - 1] if quoted and value_start > 0 else ""
+    return ((opening == "`" or (opening in "\"'" and " " in value.strip()))
             and not _is_said_value(text[key_end:value_start - 1]) and not looks_generated(value))
 
 

@@ -236,6 +236,11 @@ def test_a_password_after_pass_is_still_one(text: str) -> None:
     "Pass build-time credentials with BuildKit secret mounts (RUN --mount=type=secret) and never via ARG",
     "keep credentials outside the repository and add their patterns to `.gitignore`.",
     "no new login sessions. Chosen: OAuth2 access tokens against auth-server APIs",
+    # blind corpus c, measured once, then fixed
+    'The staging admin password is kept in the team 1Password vault under "Staging / Django admin".',
+    "Switched password hashing from bcrypt cost 10 to argon2id (m=64 MiB, t=3, p=4).",
+    "Postgres `password_encryption = scram-sha-256` only affects passwords set afterwards.",
+    "reference `${POSTGRES_PASSWORD:?set it in .env}` so compose fails loudly when the variable is missing.",
 ])
 def test_prose_about_secrets_names_code_not_a_value(text: str) -> None:
     assert kinds(text) == []
@@ -245,6 +250,8 @@ def test_prose_about_secrets_names_code_not_a_value(text: str) -> None:
     ("the token is `Xk9qP2mZ7vB4nR8tL3wY::prod`", "generic-secret"),  # a path with a generated part
     ("never pass `Tr0ub4dor&3x` on the command line", "password"),
     ("the credentials for the login box: Zx8!pQ2wLm", "password"),
+    ("the admin password is 'Correct-Horse 42 Staple!'", "password"),
+    ("ran `mongosh --host analytics-db -u reporting -p 'BMWQmhqGLwo7K*'` from the cron", "password"),
     ("password for the db.internal host: Zx8!pQ2wLm", "password"),
     ("api_key = 'Xk9qP2mZ7vB4nR8tL3wY'  # the --mount=type=secret way is better", "generic-secret"),
 ])
