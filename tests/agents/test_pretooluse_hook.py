@@ -368,3 +368,17 @@ def test_an_edit_is_read_in_the_file_it_leaves(loa: Cli) -> None:
     source.write_text(TENANTS.replace("\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n", "").replace("\tmu    sync.Mutex\n", ""))
     code, out = _hook(loa, "Edit", edit)
     assert code == 0 and "BEFORE sharing a map between goroutines in Go" in out
+
+
+@needs_model
+def test_a_lesson_about_another_language_stays_silent(loa: Cli) -> None:
+    """Publishing a Rust crate and publishing an npm package are one action class: the lesson whose trigger names
+    Rust fires for ``cargo publish``, not for ``npm publish`` (``answer/cues/stacks.py``)."""
+    crate = {"category": "correction", "summary": "A crate went out with the workspace's private path dependency",
+             "content": "billing-core 0.4.0 was published with a path dependency on an unpublished crate.",
+             "trigger": "publishing a Rust crate to crates.io", "confidence": 0.9,
+             "lesson": "Run the publish dry run from a clean checkout and check every dependency has a version"}
+    assert loa("add", "--from-json", "-", input=json.dumps(crate)).exit_code == 0
+    code, out = _hook(loa, "Bash", {"command": "cd crates/ledger && cargo publish"})
+    assert code == 0 and "publish dry run" in out
+    assert _hook(loa, "Bash", {"command": "cd packages/charts && npm publish --access public"}) == (0, "")

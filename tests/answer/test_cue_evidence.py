@@ -40,6 +40,8 @@ RESTART = _correction(trigger="restart pods to pick up a ConfigMap", summary="De
                       lesson="Use `kubectl rollout restart deployment/<name>` instead of deleting the pods.")
 DEFAULT = _correction(trigger="give a Django field a time default", summary="Every coupon expired at boot",
                       lesson="Pass a callable as the default (`default=timezone.now`), never its result.")
+SCAN = _correction(trigger="find or delete Redis keys by pattern on a live instance", summary="KEYS blocked Redis",
+                   lesson="Use SCAN (redis-cli --scan --pattern) with a modest COUNT and delete in batches.")
 HMAC = _correction(trigger="check an HMAC signature", summary="Webhook signatures compared with ===",
                    lesson="Compare signatures with `crypto.timingSafeEqual` on equal-length buffers.")
 
@@ -66,6 +68,10 @@ HMAC = _correction(trigger="check an HMAC signature", summary="Webhook signature
     (HMAC, "if (crypto.timingSafeEqual(a, b)) {", ["crypto.timingSafeEqual"]),
     (HMAC, "if (signature === expected) {", []),
     (HMAC, "const timingSafeEqual = false;", []),
+    # an example in brackets asks as its clause does, up to a verb of its own ("with a modest COUNT")
+    (SCAN, "redis-cli -h cache-2 --scan --pattern 'cart:*' | xargs -n 100 redis-cli -h cache-2 UNLINK",
+     ["--pattern", "--scan"]),
+    (SCAN, "redis-cli -h cache-2 KEYS 'cart:*' | xargs redis-cli -h cache-2 DEL", []),
 ])
 def test_a_call_that_follows_the_lesson_is_told_apart(entry: Entry, change: str, spans: list[str]) -> None:
     assert follows_lesson(entry, change) == spans

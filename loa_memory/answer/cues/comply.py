@@ -23,7 +23,8 @@ placeholder (``deployment/<name>``) in a span stands for anything; a call whose 
 (``jwt.verify(token, key, { algorithms: [...] })``) is followed by a call of it that sets the options it names, the
 other argument names being the user's own; a qualified name (``java.time.format.DateTimeFormatter``) by its last name.
 A clause joined by "and" with no verb of its own goes on asking, a negation goes on over "or", and an example ("e.g.
-...", a parenthesis, "such as ...") with no verb of its own asks or forbids as the clause before it does. A call the
+...", a parenthesis, "such as ...") with no verb of its own asks or forbids as the clause before it does (with one,
+asks as it did up to that verb: "use SCAN (redis-cli --scan --pattern) with a modest COUNT"). A call the
 incident made too (``cursor.execute``) is the thing both use, whatever arguments the lesson writes. A literal in a span
 stands for any literal but 0, 1 and quoted switches (``"false"``), and a span that is only a literal (``100dvh``)
 for itself: ``SET lock_timeout = '5s'`` is followed by ``SET lock_timeout = '3s'``; a command in capitals (``SCAN``)
@@ -177,6 +178,9 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
         goes_on = ((join == "or" and before == "forbid")
                    or (((join == "and" and before == "ask") or example) and not negation and not asks))
         carried = before if goes_on else ""
+        # "Use SCAN (`redis-cli --scan --pattern`) with a modest COUNT": an example asks as the clause before it did,
+        # up to a verb of its own
+        until = asks.start() if asks and example and before == "ask" and not negation else 0
         # "never put it into `x` without / unless ... DOMPurify": the exception a negation makes is the fix
         exception = _EXCEPTION.search(prose, negation.end()) if negation else None
         for start, _end, token in _spans(clause):
@@ -184,7 +188,8 @@ def _lesson_spans(lesson: str) -> tuple[frozenset[str], frozenset[str]]:
                 wanted.add(token)
             elif (negation and start > negation.start()) or carried == "forbid":
                 forbidden.add(token)
-            elif ((asks and asks.start() < start) or carried == "ask") and not _at_a_moment(clause, start):
+            elif (((asks and asks.start() < start) or carried == "ask" or start < until)
+                  and not _at_a_moment(clause, start)):
                 wanted.add(token)
         before = "forbid" if negation or carried == "forbid" else "ask" if asks or carried == "ask" else ""
     return frozenset(wanted), frozenset(forbidden)

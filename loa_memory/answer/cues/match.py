@@ -27,6 +27,8 @@ correction never fires when:
   and this call is not it (a commit in the same repository as a force push is not a force push), or does it right
   (a Redis write with an expiry, an HTTP call with a timeout). Only the trigger's words silence: a summary tells
   the incident ("the push dropped a column"), not always the guarded action;
+- its trigger names languages or systems and the call works in others (``stacks.py``): a lesson about React Query
+  hooks and a PHP repository's query, one about a Docker host's disk and ``redis-cli``;
 - the call already does what its lesson prescribes (``comply.py``): the DAG sets ``catchup=False``; unless it also
   makes a mistake its trigger names that no fix undoes (a ``wrong`` class): a public access block turned off is the
   lesson's block and the public bucket at once;
@@ -55,6 +57,7 @@ from loa_memory.answer.cues.classes import action_classes, decisive, done_right,
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
 from loa_memory.answer.cues.inert import about_tests, inert, only_tests, only_values
 from loa_memory.answer.cues.paths import artifact_match, glob_match
+from loa_memory.answer.cues.stacks import Stacks, call_stacks, other_stack, prose_stacks
 from loa_memory.answer.cues.words import shared_names, words
 from loa_memory.answer.imperatives import correction_line, preference_line, procedure_line
 from loa_memory.answer.typical import Baseline, sources
@@ -184,6 +187,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
     action = result.action
     change = action.added if action.kind != "command" else action.text
     right = done_right(change, result.classes)
+    stacks = call_stacks(action, result.paths)
     names = shared_names(grimoire, " ".join([action.description, *result.paths, change]))
     phrasings = [e.triggers or [e.summary] for e in candidates]
     flat = [text for texts in phrasings for text in texts]
@@ -199,6 +203,8 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         named = _named(entry)
         if (decisive(named) or named & right) and not shared and not by_path:
             continue  # the same area, another action or this one done right (only classes its trigger names silence)
+        if not by_path and other_stack(stacks, _stacks(entry)):
+            continue  # a lesson about React Query hooks, and a PHP repository's query
         followed = follows_lesson(entry, change)
         if followed and not wrong(shared):
             result.followed[entry.id] = followed
@@ -228,6 +234,11 @@ def _named(entry: Entry) -> frozenset[str]:
     A summary tells the incident ("the push dropped a column", "the published image layers"), not always the
     action to guard."""
     return frozenset().union(*(prose_classes(t) for t in entry.triggers))
+
+
+def _stacks(entry: Entry) -> Stacks:
+    """The languages and systems ``entry``'s triggers (or summary) name."""
+    return prose_stacks(" ".join(entry.triggers) or entry.summary)
 
 
 def _about(entry: Entry) -> frozenset[str]:
