@@ -70,6 +70,32 @@ def load_set(name: str) -> TaskSet:
     return TaskSet(tasks, triggers, answers)
 
 
+def load_calls(name: str) -> TaskSet:
+    """Blind activation set ``name``'s guarded tool calls, each as the matcher renders it (``render_action``: its
+    classes in words, its files, the start of its change), and the triggers they choose among."""
+    from loa_memory.agents.hook_input import parse_hook_input
+    from loa_memory.agents.tool_call import action_from_hook
+    from loa_memory.answer.cues.action import relative_paths, render_action
+    from loa_memory.answer.cues.classes import action_classes, glosses
+
+    rows = [json.loads(line) for line in (DATA / f"blind-activation-{name}" / "bench_set.jsonl").open(encoding="utf-8")]
+    keys = [r["key"] for r in rows if r["type"] == "correction"]
+    triggers = [r["entry"].get("triggers") or [r["entry"].get("trigger") or r["entry"]["summary"]]
+                for r in rows if r["type"] == "correction"]
+    calls, answers = [], []
+    for row in rows:
+        want = row.get("correction", row.get("expect"))
+        if row["type"] != "call" or want not in keys:
+            continue
+        action = action_from_hook(parse_hook_input(json.dumps({**row["hook"], "cwd": "/repo"})))
+        if action is None:
+            continue
+        paths = relative_paths(action, Path("/repo"))
+        calls.append(render_action(action, paths, glosses(action_classes(action, paths))))
+        answers.append(keys.index(want))
+    return TaskSet(calls, triggers, answers)
+
+
 def _unit(rows: np.ndarray) -> np.ndarray:
     return np.asarray(rows / np.linalg.norm(rows, axis=-1, keepdims=True))
 
@@ -109,9 +135,11 @@ def _adam(moments: list[np.ndarray], grad: np.ndarray, step: int) -> np.ndarray:
     return np.asarray(mean / (np.sqrt(spread) + 1e-8))
 
 
-def train(names: list[str], embedder: Embedder, epochs: int = 100, l2: float = 1e-3) -> np.ndarray:
-    """The map fitted on sets ``names`` with ``embedder``'s vectors."""
-    sets = [load_set(name) for name in names]
+def train(names: list[str], embedder: Embedder, epochs: int = 100, l2: float = 1e-3,
+          calls: bool = False) -> np.ndarray:
+    """The map fitted on sets ``names`` (their tasks, or with ``calls`` their guarded tool calls) with ``embedder``'s
+    vectors."""
+    sets = [load_calls(name) if calls else load_set(name) for name in names]
     texts = sorted({t for s in sets for t in [*s.tasks, *(p for ts in s.triggers for p in ts)]})
     vectors = dict(zip(texts, np.asarray(embedder.embed(texts), dtype=np.float64), strict=True))
     arrays = [(np.array([vectors[t] for t in s.tasks]),
@@ -127,13 +155,17 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1e-3)
     parser.add_argument("--model", default="mpnet")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--calls", action="store_true",
+                        help="fit the action map on the sets' guarded tool calls (default sets 2-75)")
     args = parser.parse_args()
+    if args.calls and args.sets == parser.get_default("sets"):
+        args.sets = "2-75"
     embedder = get_embedder(args.model)
     model = next((m for m in MODELS if embedder.name.startswith(m)), None)
     if model is None and args.out is None:
         sys.exit(f"no adapter is read for {embedder.name}; give --out to write one anyway")
-    matrix = train(set_names(args.sets), embedder, epochs=args.epochs, l2=args.l2)
-    out = args.out or adapter_path(str(model))
+    matrix = train(set_names(args.sets), embedder, epochs=args.epochs, l2=args.l2, calls=args.calls)
+    out = args.out or adapter_path(str(model), "action" if args.calls else "task")
     out.parent.mkdir(parents=True, exist_ok=True)
     np.save(out, matrix.astype(np.float16))
     print(f"sets {args.sets}, {embedder.name}: wrote {out}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.train_task_adapter import fit
+from benchmarks.train_task_adapter import fit, load_calls
 from loa_memory.answer import adapter
-from loa_memory.answer.adapter import adapted, task_map
-from loa_memory.search.embed import mpnet
+from loa_memory.answer.adapter import action_map, adapted, task_map
+from loa_memory.search.embed import get_embedder, mpnet
 from tests.fixtures import Cli
 
 needs_mpnet = pytest.mark.skipif(not mpnet.is_available(), reason="MPNet weights not installed")
@@ -25,6 +25,14 @@ def test_a_map_is_shipped_for_mpnet_only() -> None:
     assert task_map("all-MiniLM-L6-v2/onnx-int8-v1/t256", 384) is None
     assert task_map("hashing-v1", 768) is None
     assert task_map("all-mpnet-base-v2/onnx-int8-v1-g2-q1/t256", 384) is None  # a map of another size is not used
+
+
+def test_an_action_map_is_shipped_for_mpnet_only_and_is_not_the_task_map() -> None:
+    matrix = action_map("all-mpnet-base-v2/onnx-int8-v1-g2-q1/t256", 768)
+    assert matrix is not None and matrix.shape == (768, 768) and matrix.dtype == np.float32
+    assert not np.array_equal(matrix, task_map("all-mpnet-base-v2/onnx-int8-v1-g2-q1/t256", 768))
+    assert action_map("all-MiniLM-L6-v2/onnx-int8-v1/t256", 384) is None
+    assert action_map("hashing-v1", 768) is None
 
 
 def test_the_vector_is_turned_by_the_map_and_stays_unit() -> None:
@@ -87,3 +95,20 @@ def test_a_task_in_the_words_of_the_work_gets_its_correction(loa: Cli, monkeypat
     assert [line.split(":")[0] for line in fired] == [f"BEFORE {HISTORY['trigger']}"]
     monkeypatch.setattr(adapter, "MODELS", ())  # no map for any embedder: recall as it was
     assert loa.json("recall", WORK)["corrections"] == []
+
+
+
+@needs_mpnet
+def test_the_action_map_turns_a_call_in_code_towards_its_trigger_in_prose() -> None:
+    """``.GetAwaiter().GetResult()`` in a service is "calling an async method from synchronous C# code", said as
+    code (blind activation set 75, A41). Among the set's 40 triggers, the call's vector as it is lies nearest "writing
+    a PodDisruptionBudget"; turned by the action map, nearest its own."""
+    calls = load_calls("75")
+    embedder = get_embedder("mpnet")
+    triggers = _unit(np.asarray(embedder.embed([phrasings[0] for phrasings in calls.triggers])))
+    at = next(n for n, call in enumerate(calls.tasks) if "GetAwaiter().GetResult()" in call)
+    vector = _unit(np.asarray(embedder.embed([calls.tasks[at]]))[0])
+    own = calls.answers[at]
+    assert "synchronous C#" in calls.triggers[own][0]
+    assert int(np.argmax(triggers @ vector)) != own
+    assert int(np.argmax(triggers @ adapted(vector, action_map(embedder.name, embedder.dim)))) == own

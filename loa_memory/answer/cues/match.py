@@ -18,10 +18,13 @@ Meaning (with its lifts) and names are each turned into deviations from the acti
 grimoire, and added (names at ``WORDS_WEIGHT``): no fixed cosine or score, so the rule carries over between
 embedders and grimoires. A cue fires when that sum reaches ``ACTION_STANDOUT`` with evidence (a shared action class,
 an ``applies_to`` path or the mistake's code), ``MEANING_STANDOUT`` without, and is within ``ACTION_MARGIN`` of the
-best correction's. How rare a name is means little among a few memories: with ``n`` of them the names count
-``n / (n + WORDS_TRUST)`` of their weight and the bars move as much from meaning's alone (the first of each pair) to
-the sum's (the second), so a grimoire of five memories fires on meaning as it did before names were counted. A
-correction never fires when:
+best correction's. With an action map for the embedder (``adapter.action_map``: MPNet), the call's vector is first
+turned towards the trigger it performs, for the trigger cosines and the typical memory alike, and the score adds
+``FIT_WEIGHT`` times the relevance itself, against the ``ADAPTED_`` bars: the map is fitted so that a guarded call's
+own trigger is the one it lies nearest, which makes how near it lies worth counting. How rare a name is means little
+among a few memories: with ``n`` of them the names count ``n / (n + WORDS_TRUST)`` of their weight and the bars move
+as much from meaning's alone (the first of each pair) to the sum's (the second), so a grimoire of five memories fires
+on meaning as it did before names were counted. A correction never fires when:
 
 - its trigger names an action class the call does not perform: the classifier knows what that action looks like,
   and this call is not it (a commit in the same repository as a force push is not a force push), or does it right
@@ -52,6 +55,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from loa_memory.answer.adapter import action_map, adapted
 from loa_memory.answer.cues.action import Action, relative_paths, render_action
 from loa_memory.answer.cues.classes import action_classes, decisive, done_right, glosses, prose_classes, wrong
 from loa_memory.answer.cues.comply import follows_lesson, repeats_mistake
@@ -73,6 +77,11 @@ ARTIFACT_LIFT = 0.08
 WORDS_WEIGHT = 0.5
 ACTION_STANDOUT = (3.0, 4.5)  # meaning alone, meaning and names at full trust
 MEANING_STANDOUT = (4.0, 7.0)
+# with an action map for the embedder (``adapter.action_map``) the score adds FIT_WEIGHT x relevance, against these
+# bars (cross-fitted on blind activation sets 2-75: benchmarks/reports/action-adapter.md)
+ADAPTED_ACTION_STANDOUT = (7.0, 8.5)
+ADAPTED_MEANING_STANDOUT = (8.0, 11.0)
+FIT_WEIGHT = 8.0
 ACTION_MARGIN = 2.0
 MAX_ACTION_CUES = 2
 HOUSE_RULES = ("preference", "procedure")  # after the corrections, by their applies_to files alone
@@ -92,11 +101,20 @@ class ActionCue:
     evidence: bool = True  # a shared class, an applies_to path or the mistake's code, not meaning alone
     trust: float = 1.0  # how much the names count, by how many memories back their rarity (0 to 1)
     repeats: tuple[str, ...] = ()  # the mistake's code spans the call carries
+    adapted: bool = False  # the call's vector was turned by an action map
+
+    @property
+    def score(self) -> float:
+        """What is held against the bar: the standout, plus FIT_WEIGHT x relevance when the vector was turned."""
+        return self.standout + (FIT_WEIGHT * self.relevance if self.adapted else 0.0)
 
     @property
     def needed(self) -> float:
-        """How many deviations this cue must stand out by to fire."""
-        alone, with_names = ACTION_STANDOUT if self.evidence else MEANING_STANDOUT
+        """The score this cue must reach to fire."""
+        if self.adapted:
+            alone, with_names = ADAPTED_ACTION_STANDOUT if self.evidence else ADAPTED_MEANING_STANDOUT
+        else:
+            alone, with_names = ACTION_STANDOUT if self.evidence else MEANING_STANDOUT
         return alone + (with_names - alone) * self.trust
 
     @property
@@ -149,11 +167,11 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         retriever = Retriever(config, grimoire)
         scored = _score(retriever, result, candidates)
         result.warnings = list(dict.fromkeys(retriever.warnings))
-        best = max((c.standout for c in scored), default=0.0)
+        best = max((c.score for c in scored), default=0.0)
         tuned = words(action.added) if only_values(action) else None  # a version, a limit, a message
-        fired = [c for c in scored if c.standout >= c.needed and c.standout >= best - ACTION_MARGIN
+        fired = [c for c in scored if c.score >= c.needed and c.score >= best - ACTION_MARGIN
                  and (c.evidence or tuned is None or tuned & _about(c.entry))]
-        fired.sort(key=lambda c: -c.standout)
+        fired.sort(key=lambda c: -c.score)
         result.cues = fired[:MAX_ACTION_CUES]
     if not (looks and action.kind == "command"):  # `cat api/handlers/x.py` only looks
         for category in HOUSE_RULES:
@@ -181,8 +199,10 @@ def _house_rules(grimoire: Grimoire, result: ActionCues, category: str, moment: 
 
 def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) -> list[ActionCue]:
     grimoire = retriever.grimoire
-    vector = retriever.vectors([result.rendering])[0]
-    cosine = dict(retriever.semantic(result.rendering))
+    embedder = retriever.sidecar().embedder
+    plain = retriever.vectors([result.rendering])[0]
+    vector = adapted(plain, action_map(embedder.name, embedder.dim))  # the call as triggers say it
+    cosine = dict(retriever.semantic(result.rendering, vector=vector))
     baseline = Baseline(cosine)
     action = result.action
     change = action.added if action.kind != "command" else action.text
@@ -220,7 +240,7 @@ def _score(retriever: Retriever, result: ActionCues, candidates: list[Entry]) ->
         by_words = names.deviations(grimoire.key_of(entry) or "", own)
         standout = (relevance - mean) / deviation + WORDS_WEIGHT * names.trust * by_words
         scored.append(ActionCue(entry, relevance, standout, texts[best], shared, by_path or on_artifact,
-                                bool(shared or by_path or repeats), names.trust, repeats))
+                                bool(shared or by_path or repeats), names.trust, repeats, vector is not plain))
     return scored
 
 
