@@ -82,7 +82,7 @@ _ASKS_FOR_PROSE = re.compile(r"(?:^|(?<=[.!?:])\s++)(?i:(?:please\s+)?(?:documen
 _ONLY_LOOKS = re.compile(r"\A(?i:(?:quick question[^:?]{0,80}:\s*)?(?:list|find|show me|which|where|what|who|"
                          r"how many|how much|how (?:does|do|did|is|are)|walk me through|is|are|does|do|did|has|have|"
                          r"tell me|look (?:at|into|through)|"
-                         r"check (?:whether|if)|count|why))\b")
+                         r"check (?:whether|if)|count|why|when (?:was|were|is|are|did|does|do|has|have|will)))\b")
 _ACTS = re.compile(r"(?:\A|(?<=[.!?:;,])\s*+|\b(?:and|then|please|just|also)\s+)(?i:add|fix|change|update|delete|"
                    r"remove|make|set|create|write|implement|run|deploy|scale|restart|bump|rename|move|upgrade|migrate|drop|"
                    r"push|merge|apply|install|rotate|wipe|clean|squash|rebase|revert|display|convert|hook|wire|send|"

@@ -61,7 +61,10 @@ def test_a_task_that_asks_for_prose_is_not_the_guarded_action(seeded: Cli) -> No
 def test_a_task_that_only_looks_is_not_the_guarded_action_unless_it_reads_production_data(seeded: Cli) -> None:
     for task in ("Which tables still have a legacy_flag column? Just list them.",
                  "List the migrations that dropped a column from the orders table this year.",
-                 "Where do we still read the legacy_flag column of the orders table?"):
+                 "Where do we still read the legacy_flag column of the orders table?",
+                 "When was the legacy_flag column dropped from the orders table, and what else did it change?",
+                 "When did we drop the legacy_flag column from orders?",
+                 "When did the migration that drops orders.legacy_flag run?"):
         assert seeded.json("recall", task)["corrections"] == [], task
     doing = seeded.json("recall", "Find the legacy_flag column in the orders table and drop it")["corrections"]
     assert [c["imperative"].split(":")[0] for c in doing] == ["BEFORE drop a column from a database table"]
