@@ -31,6 +31,7 @@ def test_a_files_language_is_its_extensions(path: str, languages: set[str]) -> N
     ("cd packages/charts && npm publish --tag next", {"js"}, set()),
     ("PGPASSWORD=$PW psql \"$URL\" -c 'DELETE FROM carts'", set(), {"sql"}),
     ("ssh ops@db-1 'sudo mysql -e \"SELECT 1\"'", set(), {"sql"}),
+    ("ssh ops@build-1 'sudo docker ps | grep api && df -h'", set(), {"docker"}),
     ("cd apps/rider-ios && bundle exec fastlane match nuke development", set(), set()),  # no Ruby work
     ("bundle exec rails db:migrate", {"ruby"}, set()),
     ("kubectl -n edge delete pod -l app=web && git push origin main", set(), {"kubernetes", "git"}),

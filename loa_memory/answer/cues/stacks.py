@@ -58,7 +58,7 @@ _SYSTEM_NAMES = {
     "kafka": r"\bKafka\b",
     "docker": r"\b[Dd]ocker\b",
     "kubernetes": r"\b(?:Kubernetes|k8s|kubectl|Helm|PVCs?|pods?|namespaces?)\b",
-    "git": r"\b(?:git|Git|branch(?:es)?|commits?|rebas(?:e|ing)|force[- ]push(?:es|ing)?)\b",
+    "git": r"\b(?:git|Git|branch(?:es)?|rebas(?:e|ing)|force[- ]push(?:es|ing)?)\b",  # not "commits": a transaction does
     "terraform": r"\b(?:Terraform|OpenTofu|tfstate)\b",
 }
 _PROGRAM_LANGUAGES = {
@@ -109,12 +109,11 @@ def call_stacks(action: Action, paths: Iterable[str]) -> Stacks:
 def _programs(command: str) -> list[str]:
     """The program each stage of ``command`` runs (through ``ssh host '...'``, ``sudo``, ``xargs``, ``bundle exec``,
     ``poetry run``)."""
+    remote = _SSH.match(command.strip())
+    if remote:  # what it runs on the other host, pipes and all
+        return _programs(remote.group(1))
     programs = []
     for stage in _STAGES.split(command):
-        remote = _SSH.match(stage.strip())
-        if remote:
-            programs += _programs(remote.group(1))
-            continue
         try:
             words = shlex.split(stage, comments=True)
         except ValueError:
