@@ -41,6 +41,8 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # It fires when that reaches CUE_STANDOUT (from meaning's bar alone to the sum's as names earn trust) and is within
 # CUE_MARGIN of the best correction's. A task that asks for prose (document, explain, summarise) fires only a
 # correction that names the same kind of action; one that asks for tests, only such a correction or one about tests.
+# One that only sets a value in a file ("bump the image to 2.7.1", "scale invoice-service to 4 replicas"), not on a
+# live system, fires only a correction that names the same kind of action or whose trigger is about changing a value.
 # With a task adapter for the embedder (``adapter.py``: MPNet) the task's vector is first turned towards the triggers
 # it pulls, for the trigger cosines and the typical memory alike; the deviations then count with FIT_WEIGHT times the
 # relevance itself (before the action lift), against ADAPTED_STANDOUT: a trigger the task fits well in plain terms
@@ -91,6 +93,15 @@ _ACTS = re.compile(r"(?:\A|(?<=[.!?:;,])\s*+|\b(?:and|then|please|just|also)\s+)
 _PRODUCTION = re.compile(r"(?i:\b(?:prod|production)\b)")
 _DATA = re.compile(r"(?i:\b(?:redis|cache|database|db|table|keys|bq|bigquery|warehouse|postgres|mysql|sql|query|"
                    r"rows)\b)")
+# a task that only sets a value: a verb of change, then within the clause "to" a number, a version or a log level
+# ("bump the recommendations image to 2.7.1", "scale invoice-service to 4 replicas", "raise its memory limit to 1Gi")
+_SETS_A_VALUE = re.compile(r"(?i)\b(?:bump|scale|raise|lower|increase|decrease|reduce|change|update|turn|set|upgrade|"
+                           r"downgrade)\b[^.?!]{0,80}?\b(?:to|->)\s+(?:v?\d[\w.]*|warn|warning|debug|info|error)\b")
+# ... on a live system rather than in a file: production, a host, the CLI ("on lb-02", "on pg-main-03 in prod")
+_LIVE = re.compile(r"(?i)\b(?:prod|production|live|cli|box|servers?|hosts?|there|staging)\b|\b[a-z]+(?:-[a-z]+)*-\d+\b")
+# a trigger about changing a value itself ("lower a timeout value", "changing the partition count of a topic")
+_CHANGES_A_VALUE = re.compile(r"(?i)\b(?:chang|rais|lower|increas|reduc|decreas|bump|tun|scal|upgrad|downgrad)"
+                              r"(?:e|es|ed|ing)?\b")
 _WRITES_TESTS = re.compile(r"\A(?i:(?:please\s+)?(?:(?:add|write|fix|extend)\s+(?:(?:a|an|the|some|more)\s+)?"
                            r"(?:[\w.()-]++\s++){0,3}(?:tests?|specs?|fixtures?|stor(?:y|ies))|storybook\s+stor(?:y|ies)))\b")
 
@@ -165,6 +176,7 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
     names = shared_names(grimoire, task)
     prose = _ASKS_FOR_PROSE.search(task.strip()) is not None
     tests = _WRITES_TESTS.match(task.strip()) is not None
+    sets_a_value = _SETS_A_VALUE.search(task) is not None and _LIVE.search(task) is None
     phrasings = [e.triggers or [_cue_text(e)] for e in candidates]  # a correction may name several triggers
     to_trigger = retriever.vectors([t for texts in phrasings for t in texts], cache=True) @ query
     scored = []
@@ -176,6 +188,8 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
         shared = frozenset().union(*(same_action(task, t) for t in texts))
         if (prose or (tests and not about_tests([*texts, entry.summary]))) and not shared:
             continue  # documenting, explaining or testing the area is not doing the guarded thing
+        if sets_a_value and not shared and not _CHANGES_A_VALUE.search(" ".join(texts)):
+            continue  # a value set in a file (an image tag, a replica count) tunes the code, it does not do the action
         fit = max(best, cosine.get(key, -1.0)) + COVERAGE_SHARE * coverage.get(key, 0.0)
         relevance = fit + (SAME_ACTION_LIFT if shared else 0.0)
         own = sources(grimoire, entry)  # its own episodes are not typical memories

@@ -76,6 +76,22 @@ def test_a_task_that_only_looks_is_not_the_guarded_action_unless_it_reads_produc
 
 
 @needs_model
+def test_a_task_that_only_sets_a_value_fires_only_a_lesson_about_setting_one(seeded: Cli) -> None:
+    """Blind set 74's null task "Scale invoice-service to 4 replicas in its manifest" fired the lesson about a
+    scheduled job on a service of several replicas; a lesson about lowering a timeout still fires on lowering one."""
+    assert seeded("add", "correction", "A bare @Scheduled invoice job ran on all three billing-service replicas",
+                  "--trigger", "adding a scheduled job to a service that runs several replicas",
+                  "--lesson", "take a ShedLock lock in the job, or run it as a single CronJob").exit_code == 0
+    assert seeded("add", "correction", "A 2 second timeout on the ledger client failed every month-end export",
+                  "--trigger", "lower a timeout value in service configuration",
+                  "--lesson", "measure the p99 of the call first and keep the timeout above it").exit_code == 0
+    for task in ("Scale invoice-service to 4 replicas in its manifest.", "Bump the billing-service replicas to 6"):
+        assert seeded.json("recall", task)["corrections"] == [], task
+    lowered = seeded.json("recall", "reduce the http client timeout in payments-svc from 30s to 5s")["corrections"]
+    assert [c["imperative"].split(":")[0] for c in lowered] == ["BEFORE lower a timeout value in service configuration"]
+
+
+@needs_model
 def test_a_task_that_asks_for_tests_fires_only_lessons_about_tests(seeded: Cli) -> None:
     assert seeded("add", "correction", "A skipped test hid a broken refund path for a month",
                   "--trigger", "skip a failing test to get the build green",

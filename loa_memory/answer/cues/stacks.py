@@ -58,7 +58,8 @@ _SYSTEM_NAMES = {
     "kafka": r"\bKafka\b",
     "docker": r"\b[Dd]ocker\b",
     "kubernetes": r"\b(?:Kubernetes|k8s|kubectl|Helm|PVCs?|pods?|namespaces?)\b",
-    "git": r"\b(?:git|Git|branch(?:es)?|rebas(?:e|ing)|force[- ]push(?:es|ing)?)\b",  # not "commits": a transaction does
+    # not "commits": a transaction commits too
+    "git": r"\b(?:git|Git|branch(?:es)?|rebas(?:e|ing)|force[- ]push(?:es|ing)?)\b",
     "terraform": r"\b(?:Terraform|OpenTofu|tfstate)\b",
 }
 _PROGRAM_LANGUAGES = {
