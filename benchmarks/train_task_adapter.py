@@ -135,17 +135,22 @@ def _adam(moments: list[np.ndarray], grad: np.ndarray, step: int) -> np.ndarray:
     return np.asarray(mean / (np.sqrt(spread) + 1e-8))
 
 
+def arrays(names: list[str], embedder: Embedder, calls: bool = False) -> dict[str, tuple[np.ndarray, ...]]:
+    """Sets ``names`` (their tasks, or with ``calls`` their guarded tool calls) as ``fit`` takes them: each one's
+    task vectors, trigger vectors (a correction's phrasings averaged, unit) and answers."""
+    sets = {name: load_calls(name) if calls else load_set(name) for name in names}
+    texts = sorted({t for s in sets.values() for t in [*s.tasks, *(p for ts in s.triggers for p in ts)]})
+    vectors = dict(zip(texts, np.asarray(embedder.embed(texts), dtype=np.float64), strict=True))
+    return {name: (np.array([vectors[t] for t in s.tasks]),
+                   _unit(np.array([np.mean([vectors[p] for p in ts], axis=0) for ts in s.triggers])),
+                   np.array(s.answers)) for name, s in sets.items() if s.tasks}
+
+
 def train(names: list[str], embedder: Embedder, epochs: int = 100, l2: float = 1e-3,
           calls: bool = False) -> np.ndarray:
     """The map fitted on sets ``names`` (their tasks, or with ``calls`` their guarded tool calls) with ``embedder``'s
     vectors."""
-    sets = [load_calls(name) if calls else load_set(name) for name in names]
-    texts = sorted({t for s in sets for t in [*s.tasks, *(p for ts in s.triggers for p in ts)]})
-    vectors = dict(zip(texts, np.asarray(embedder.embed(texts), dtype=np.float64), strict=True))
-    arrays = [(np.array([vectors[t] for t in s.tasks]),
-               _unit(np.array([np.mean([vectors[p] for p in ts], axis=0) for ts in s.triggers])),
-               np.array(s.answers)) for s in sets if s.tasks]
-    return fit(arrays, epochs=epochs, l2=l2)
+    return fit(list(arrays(names, embedder, calls).values()), epochs=epochs, l2=l2)
 
 
 def main() -> None:
