@@ -98,7 +98,8 @@ _DATA = re.compile(r"(?i:\b(?:redis|cache|database|db|table|keys|bq|bigquery|war
 _SETS_A_VALUE = re.compile(r"(?i)\b(?:bump|scale|raise|lower|increase|decrease|reduce|change|update|turn|set|upgrade|"
                            r"downgrade)\b[^.?!]{0,80}?\b(?:to|->)\s+(?:v?\d[\w.]*|warn|warning|debug|info|error)\b")
 # ... on a live system rather than in a file: production, a host, the CLI ("on lb-02", "on pg-main-03 in prod")
-_LIVE = re.compile(r"(?i)\b(?:prod|production|live|cli|box|servers?|hosts?|there|staging)\b|\b[a-z]+(?:-[a-z]+)*-\d+\b")
+_LIVE = re.compile(r"(?i)\b(?:prod|production|live|cli|box|servers?|hosts?|there|staging)\b|"
+                   r"\b[a-z]++(?:-[a-z]++){0,4}+-\d++\b")
 # a trigger about changing a value itself ("lower a timeout value", "changing the partition count of a topic")
 _CHANGES_A_VALUE = re.compile(r"(?i)\b(?:chang|rais|lower|increas|reduc|decreas|bump|tun|scal|upgrad|downgrad)"
                               r"(?:e|es|ed|ing)?\b")

@@ -84,7 +84,7 @@ _PROGRAM_SYSTEMS = {
     "terraform": r"terraform|tofu|terragrunt",
 }
 # words before the program a stage runs: `sudo -u deploy`, `FOO=1`, `xargs -n 100`, `timeout 30`
-_PREFIX = re.compile(r"sudo|env|time|nice|nohup|exec|xargs|watch|timeout|\w+=.*|-.*|\d+[smh]?")
+_PREFIX = re.compile(r"(?<![\w=-])(?:sudo|env|time|nice|nohup|exec|xargs|watch|timeout|\w++=\S*+|-\S*+|\d++[smh]?)")
 _STAGES = re.compile(r"&&|\|\||;|\||\n")
 _SSH = re.compile(r"ssh\b[^'\"]*['\"](.*)['\"]\s*$", re.S)
 
