@@ -45,14 +45,15 @@ from loa_memory.tuning.profiles import profile_weights, select_profile
 # live system, fires only a correction that names the same kind of action or whose trigger is about changing a value.
 # With a task adapter for the embedder (``adapter.py``: MPNet) the task's vector is first turned towards the triggers
 # it pulls, for the trigger cosines and the typical memory alike; the deviations then count with FIT_WEIGHT times the
-# relevance itself (before the action lift), against ADAPTED_STANDOUT: a trigger the task fits well in plain terms
-# needs to stand out less from a grimoire whose memories spread widely (fitted on the candidates of blind activation
-# sets 2-62 and cue set-a, each recalled with a map not fitted on it, held to the retrieval tasks' own corrections:
-# benchmarks/reports/recall-fit.md).
+# relevance itself (before the action lift), against ADAPTED_STANDOUT and within ADAPTED_MARGIN of the best: a
+# trigger the task fits well in plain terms needs to stand out less from a grimoire whose memories spread widely
+# (fitted on cue sets f-k, written blind after the map, at 0.25 corrections per task without one; checked on blind
+# activation sets 72-77 and cue sets b-e: benchmarks/reports/recall-fit.md).
 CUE_STANDOUT = (3.5, 5.5)  # meaning alone, meaning and names at full trust
 CUE_MARGIN = 1.0
-ADAPTED_STANDOUT = (5.05, 7.05)  # deviations plus FIT_WEIGHT x relevance, the task's vector turned (``adapter.py``)
-FIT_WEIGHT = 4.0
+ADAPTED_STANDOUT = (10.55, 12.55)  # deviations plus FIT_WEIGHT x relevance, the task's vector turned (``adapter.py``)
+ADAPTED_MARGIN = 0.5
+FIT_WEIGHT = 20.0
 CUE_WORDS = 0.5
 SAME_ACTION_LIFT = 0.10
 COVERAGE_SHARE = 0.3
@@ -203,14 +204,16 @@ def _corrections(retriever: Retriever, task: str, task_vector: Any, now: datetim
 def fire_corrections(scored: list[Cue], trust: float, plain: bool) -> list[Cue]:
     """Those of ``scored`` that fire, best first: with no task adapter (``plain``) by their deviations against
     CUE_STANDOUT, with one by their deviations plus FIT_WEIGHT times their fit against ADAPTED_STANDOUT; the bar
-    moves from low to high as ``trust`` in shared names grows, and a cue fires only within CUE_MARGIN of the best."""
+    moves from low to high as ``trust`` in shared names grows, and a cue fires only within CUE_MARGIN (ADAPTED_MARGIN)
+    of the best."""
     if not scored:
         return []
     low, high = CUE_STANDOUT if plain else ADAPTED_STANDOUT
     bar = low + (high - low) * trust
     score = {id(c): c.standout + (0.0 if plain else FIT_WEIGHT * c.fit) for c in scored}
     best = max(score.values())
-    cues = [c for c in scored if score[id(c)] >= bar and score[id(c)] >= best - CUE_MARGIN]
+    margin = CUE_MARGIN if plain else ADAPTED_MARGIN
+    cues = [c for c in scored if score[id(c)] >= bar and score[id(c)] >= best - margin]
     cues.sort(key=lambda c: -score[id(c)])
     return cues
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loa_memory.answer.recall import ADAPTED_STANDOUT, CUE_MARGIN, CUE_STANDOUT, FIT_WEIGHT, Cue, fire_corrections
+from loa_memory.answer.recall import (
+    ADAPTED_MARGIN,
+    ADAPTED_STANDOUT,
+    CUE_MARGIN,
+    CUE_STANDOUT,
+    FIT_WEIGHT,
+    Cue,
+    fire_corrections,
+)
 from loa_memory.model import Entry
 
 
@@ -46,6 +54,7 @@ def test_what_fires_is_over_the_bar_near_the_best_and_best_first(pairs: list[tup
     low, high = CUE_STANDOUT if plain else ADAPTED_STANDOUT
     score = {c.entry.id: c.standout + (0.0 if plain else FIT_WEIGHT * c.fit) for c in cues}
     best = max(score.values(), default=0.0)
-    expected = {k for k, s in score.items() if s >= low + (high - low) * trust and s >= best - CUE_MARGIN}
+    margin = CUE_MARGIN if plain else ADAPTED_MARGIN
+    expected = {k for k, s in score.items() if s >= low + (high - low) * trust and s >= best - margin}
     assert {c.entry.id for c in fired} == expected
     assert [score[c.entry.id] for c in fired] == sorted((score[c.entry.id] for c in fired), reverse=True)
