@@ -30,6 +30,7 @@ from benchmarks.retrieval_quality import DATA, load_jsonl
 from loa_memory.agents.hook_input import parse_hook_input
 from loa_memory.agents.tool_call import action_from_hook
 from loa_memory.answer.cues import action_record
+from loa_memory.answer.cues.action import Action
 from loa_memory.lifecycle.recall_log import serve_action_cues
 from loa_memory.render.action_cues import pretooluse_output
 from loa_memory.search.build import build_index
@@ -43,17 +44,22 @@ def _fired(root: Path, hook: dict[str, object]) -> tuple[list[str], str, float]:
     started = time.perf_counter()
     config = load_config(root)
     hook_input = parse_hook_input(json.dumps({**hook, "cwd": str(root)}))
-    action = action_from_hook(hook_input)
+    action = rooted(action_from_hook(hook_input), root)
     ids: list[str] = []
     output = ""
     if action is not None:
-        if action.paths:  # the set's paths are under /repo/: put them under this grimoire's root
-            action = type(action)(action.kind, tuple(p.replace("/repo/", f"{root}/", 1) for p in action.paths),
-                                  action.text, action.removed, action.description)
         record = action_record(serve_action_cues(config, action, session_id="bench"))
         output = pretooluse_output(record)
         ids = [c["id"] for c in record["cues"]]
     return ids, output, time.perf_counter() - started
+
+
+def rooted(action: Action | None, root: Path) -> Action | None:
+    """``action`` with the set's paths, written under /repo/, put under the grimoire's ``root``."""
+    if action is None or not action.paths:
+        return action
+    return type(action)(action.kind, tuple(p.replace("/repo/", f"{root}/", 1) for p in action.paths), action.text,
+                        action.removed, action.description)
 
 
 def main() -> None:

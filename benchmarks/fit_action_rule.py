@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LOA_MEMORY_BACKGROUND", "inline")
 os.environ.setdefault("LOA_MEMORY_SERVER", "off")
 
+from benchmarks.action_cues import rooted
 from benchmarks.recall_cues import seeded
 from benchmarks.retrieval_quality import DATA, load_jsonl
 from benchmarks.train_task_adapter import arrays, fit, set_names, train
@@ -87,12 +88,9 @@ def record(name: str, keep: Path) -> list[Call]:
         for row in rows:
             if row["type"] == "correction":
                 continue
-            action = action_from_hook(parse_hook_input(json.dumps({**row["hook"], "cwd": str(root)})))
+            action = rooted(action_from_hook(parse_hook_input(json.dumps({**row["hook"], "cwd": str(root)}))), root)
             seen.clear()
             if action is not None:
-                if action.paths:
-                    action = type(action)(action.kind, tuple(p.replace("/repo/", f"{root}/", 1) for p in action.paths),
-                                          action.text, action.removed, action.description)
                 tuned = match.words(action.added) if match.only_values(action) else None
                 match.cues_for_action(config, action, grimoire=grimoire)
             want = ids.get(str(row.get("correction", row.get("expect")))) if row["type"] == "call" else None

@@ -75,8 +75,7 @@ def load_calls(name: str) -> TaskSet:
     classes in words, its files, the start of its change), and the triggers they choose among."""
     from loa_memory.agents.hook_input import parse_hook_input
     from loa_memory.agents.tool_call import action_from_hook
-    from loa_memory.answer.cues.action import relative_paths, render_action
-    from loa_memory.answer.cues.classes import action_classes, glosses
+    from loa_memory.answer.cues.match import seen
 
     rows = [json.loads(line) for line in (DATA / f"blind-activation-{name}" / "bench_set.jsonl").open(encoding="utf-8")]
     keys = [r["key"] for r in rows if r["type"] == "correction"]
@@ -90,8 +89,7 @@ def load_calls(name: str) -> TaskSet:
         action = action_from_hook(parse_hook_input(json.dumps({**row["hook"], "cwd": "/repo"})))
         if action is None:
             continue
-        paths = relative_paths(action, Path("/repo"))
-        calls.append(render_action(action, paths, glosses(action_classes(action, paths))))
+        calls.append(seen(action, Path("/repo"))[2])
         answers.append(keys.index(want))
     return TaskSet(calls, triggers, answers)
 

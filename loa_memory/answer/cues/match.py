@@ -53,6 +53,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from loa_memory.answer.adapter import action_map, adapted
@@ -151,10 +152,8 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
     """The corrections to put in front of an agent before ``action`` runs, best first (at most
     ``MAX_ACTION_CUES``), then a preference and a procedure that apply to its files (``HOUSE_RULES``)."""
     moment = now or now_utc()
-    paths = relative_paths(action, config.root)
-    classes = action_classes(action, paths)
-    result = ActionCues(action, paths, classes, render_action(action, paths, glosses(classes)),
-                        cue_id=uuid.uuid4().hex[:16])
+    paths, classes, rendering = seen(action, config.root)
+    result = ActionCues(action, paths, classes, rendering, cue_id=uuid.uuid4().hex[:16])
     grimoire = grimoire or load_grimoire(config)
     candidates = grimoire.active_of("correction", moment)
     looks = inert(action, paths)
@@ -177,6 +176,14 @@ def cues_for_action(config: Config, action: Action, *, grimoire: Grimoire | None
         for category in HOUSE_RULES:
             result.cues += _house_rules(grimoire, result, category, moment)
     return result
+
+
+def seen(action: Action, root: Path) -> tuple[tuple[str, ...], frozenset[str], str]:
+    """What the matcher sees of ``action`` in the repository at ``root``: its paths, its action classes and the text
+    it embeds (the action map is fitted on this text: ``benchmarks/train_task_adapter.py --calls``)."""
+    paths = relative_paths(action, root)
+    classes = action_classes(action, paths)
+    return paths, classes, render_action(action, paths, glosses(classes))
 
 
 def _house_rules(grimoire: Grimoire, result: ActionCues, category: str, moment: datetime) -> list[ActionCue]:
